@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The main job: set up the venv, then train DDPG on Pendulum. Arguments go to the example module
+# (try `bash scripts/main.sh --help`).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/setup.sh
+exec .venv/bin/python -m fastrl.examples.ddpg_pendulum "$@"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Create/refresh the project venv at <repo>/.venv. Idempotent: the installs are skipped when the
+# venv already holds an editable fastrl install of this checkout and pyproject.toml is unchanged.
+#   FASTRL_BENCH=1  also install the `bench` extra (stable-baselines3)
+#   PYTHON=...      interpreter used to create the venv (default: python3)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+VENV="$ROOT/.venv"
+PY="$VENV/bin/python"
+STAMP="$VENV/.fastrl-stamp"
+TORCH_SPEC="torch==2.13.0"   # CPU build; must go in before fastrl so pip doesn't pick a CUDA torch
+BENCH="${FASTRL_BENCH:-0}"; [ "$BENCH" = 1 ] || BENCH=0
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+
+log() { echo "setup: $*" >&2; }
+# run quietly; on failure show everything the command printed
+quiet() {
+    local out
+    if ! out="$("$@" 2>&1)"; then
+        printf '%s\n' "$out" >&2
+        log "FAILED: $*"
+        return 1
+    fi
+}
+
+if [ ! -x "$PY" ] || ! "$PY" -c 'import sys' >/dev/null 2>&1; then
+    [ -e "$VENV" ] && { log "removing broken venv at $VENV"; rm -rf "$VENV"; }
+    log "creating venv at $VENV"
+    "${PYTHON:-python3}" -m venv "$VENV"
+    quiet "$PY" -m pip install -q --upgrade pip
+fi
+
+want="$(sha256sum pyproject.toml | cut -d' ' -f1) $TORCH_SPEC"
+
+up_to_date() {
+    [ -f "$STAMP" ] || return 1
+    [ "$(sed -n 1p "$STAMP")" = "$want" ] || return 1
+    # a bench install also satisfies a non-bench request, not the other way round
+    [ "$BENCH" = 0 ] || [ "$(sed -n 2p "$STAMP")" = "bench=1" ] || return 1
+    # fastrl must resolve to this checkout from outside it (i.e. through the editable install), and
+    # torch must be the pinned version; checked without importing either
+    local got
+    got="$(cd / && "$PY" -c 'import importlib.util as u, importlib.metadata as m, os
+print(os.path.dirname(os.path.realpath(u.find_spec("fastrl").origin)), m.version("torch").split("+")[0])' 2>/dev/null)" || return 1
+    [ "$got" = "$(realpath "$ROOT/fastrl") ${TORCH_SPEC#torch==}" ]
+}
+
+if up_to_date; then exit 0; fi
+
+rm -f "$STAMP"
+log "installing $TORCH_SPEC"
+quiet "$PY" -m pip install "$TORCH_SPEC"
+extras="dev"; [ "$BENCH" = 1 ] && extras="dev,bench"
+log "installing fastrl[$extras] (editable)"
+quiet "$PY" -m pip install -e ".[$extras]"
+printf '%s\nbench=%s\n' "$want" "$BENCH" > "$STAMP"
+log "done"
