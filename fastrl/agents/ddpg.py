@@ -6,8 +6,7 @@
 from __future__ import annotations
 from copy import deepcopy
 from functools import partial
-from typing import Callable, Optional
-import warnings
+from typing import Callable
 import numpy as np
 import torch
 from torch import nn, Tensor

@@ -4,8 +4,8 @@
 
 # %% ../../nbs/02_envs.gym.ipynb #7e263f8d
 from __future__ import annotations
-from typing import Callable, Optional
-import os, warnings
+from typing import Callable
+import os
 import numpy as np
 import torch
 from torch import Tensor
