@@ -6,7 +6,6 @@
 from __future__ import annotations
 from fastcore.all import L
 from torch.utils.data import IterDataPipe
-from ..pipes.core import ListSource
 
 # %% auto #0
 __all__ = ['TransformBlock', 'DataBlock']

@@ -8,11 +8,11 @@ from copy import deepcopy
 from types import SimpleNamespace
 import inspect
 import torch
-from torch import nn, Tensor
+from torch import nn
 from torch.utils.data import IterDataPipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource
-from ..loggers.core import EpocherCollector, BatchCollector, EpisodeTracker, iter_steps
+from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper
 
 # %% auto #0

@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections import deque
 import pandas as pd
 import torch
-from torch import Tensor
 from torch.utils.data import IterDataPipe
 from fastprogress.fastprogress import master_bar, progress_bar
 from ..core import SimpleStep, Record, is_step, as_float
-from ..pipes.core import find_dps, ListSource
+from ..pipes.core import find_dps
 
 # %% auto #0
 __all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker', 'EpisodeCollector', 'RollingRewardCollector',

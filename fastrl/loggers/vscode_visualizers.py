@@ -7,9 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 import io, base64
 import numpy as np
-import torch
 from torch.utils.data import IterDataPipe
-from ..core import is_step
 from .core import iter_steps
 
 # %% auto #0
