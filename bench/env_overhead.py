@@ -3,7 +3,7 @@ GymStepper alone (random actions), with NStepper(3)+FirstLastMerger, and Pendulu
 
     .venv/bin/python bench/env_overhead.py
 """
-import time, torch, numpy as np, gymnasium as gym
+import time, torch, gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AutoresetMode
 from fastrl.envs.gym import GymStepper, NStepper, FirstLastMerger
 from fastrl.pipes.core import ListSource
