@@ -45,8 +45,8 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
 # %% ../../nbs/02_envs.gym.ipynb #1e892c5a
 def _as_tensor(a)->Tensor:
     "A tensor holding a copy of `a` (the caller may reuse its array); float64 becomes float32."
-    a = np.array(a, dtype=np.float32 if np.asarray(a).dtype == np.float64 else None)
-    return torch.from_numpy(a)
+    a = np.array(a)
+    return torch.from_numpy(a.astype(np.float32) if a.dtype == np.float64 else a)
 
 class GymStepper(IterDataPipe):
     "Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step."

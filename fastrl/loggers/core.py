@@ -13,8 +13,8 @@ from ..core import SimpleStep, Record, is_step, as_float
 from ..pipes.core import find_dps
 
 # %% auto #0
-__all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker', 'EpisodeCollector', 'RollingRewardCollector',
-           'LoggerBase', 'ProgressBarLogger']
+__all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker', 'EpisodeEndCollector', 'EpisodeCollector',
+           'RollingRewardCollector', 'LoggerBase', 'ProgressBarLogger']
 
 # %% ../../nbs/05_loggers.core.ipynb #c7a626e6
 class BatchCollector(IterDataPipe):
@@ -73,26 +73,31 @@ class EpisodeTracker:
                 self.last[key] = int(ep[i]); out.append(float(step.total_reward[i]))
         return out
 
-class EpisodeCollector(IterDataPipe):
-    "After a step batch that finishes episodes, yields `Record('episode', episodes finished so far)`."
-    title = 'episode'
-    def __init__(self, source_datapipe): self.source_datapipe,self.tracker,self.episodes = source_datapipe,EpisodeTracker(),0
+class EpisodeEndCollector(IterDataPipe):
+    "Passes items on; after a step batch that finishes episodes, yields `Record(title, self.value(new_returns))`."
+    title = 'episode_end'
+    def __init__(self, source_datapipe): self.source_datapipe,self.tracker = source_datapipe,EpisodeTracker()
+    def value(self, new_returns:list): raise NotImplementedError
     def __iter__(self):
         for o in self.source_datapipe:
             yield o
             new = [r for s in iter_steps(o) for r in self.tracker.new_returns(s)]
-            if new: self.episodes += len(new); yield Record(self.title, self.episodes)
+            if new: yield Record(self.title, self.value(new))
 
-class RollingRewardCollector(IterDataPipe):
+class EpisodeCollector(EpisodeEndCollector):
+    "After a step batch that finishes episodes, yields `Record('episode', episodes finished so far)`."
+    title = 'episode'
+    def __init__(self, source_datapipe): super().__init__(source_datapipe); self.episodes = 0
+    def value(self, new_returns):
+        self.episodes += len(new_returns); return self.episodes
+
+class RollingRewardCollector(EpisodeEndCollector):
     "After a step batch that finishes episodes, yields `Record('rolling_reward', mean return of the last rolling_length episodes)`."
     title = 'rolling_reward'
     def __init__(self, source_datapipe, rolling_length:int=100):
-        self.source_datapipe,self.tracker,self.returns = source_datapipe,EpisodeTracker(),deque(maxlen=rolling_length)
-    def __iter__(self):
-        for o in self.source_datapipe:
-            yield o
-            new = [r for s in iter_steps(o) for r in self.tracker.new_returns(s)]
-            if new: self.returns.extend(new); yield Record(self.title, sum(self.returns)/len(self.returns))
+        super().__init__(source_datapipe); self.returns = deque(maxlen=rolling_length)
+    def value(self, new_returns):
+        self.returns.extend(new_returns); return sum(self.returns)/len(self.returns)
 
 # %% ../../nbs/05_loggers.core.ipynb #bed735d4
 class LoggerBase(IterDataPipe):
