@@ -54,7 +54,7 @@ class ReplayStorage:
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(IterDataPipe):
-    "Stores step batches in a tensor ring buffer; yields a uniformly sampled batch of `bs` per batch stored."
+    "Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` transitions stored."
     def __init__(self,
                  source_datapipe,
                  bs:int=128, # Transitions per sampled batch
@@ -62,8 +62,13 @@ class ExperienceReplay(IterDataPipe):
                  learning_starts:int=0, # Yield nothing until this many transitions are stored
                  device=None, # Device of the buffer (`pipe_to_device` moves it)
                  freeze_memory:bool=False, # Sample without adding new steps
+                 train_freq:int=1, # Sample every this many stored transitions (Spinning Up's `update_every`)
+                 gradient_steps:int=1, # Batches yielded then; -1: one per transition stored since the last update
                 ):
+        if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
+        if gradient_steps == 0 or gradient_steps < -1: raise ValueError(f"ExperienceReplay: gradient_steps must be >= 1 or -1, got {gradient_steps}.")
         self.source_datapipe,self.bs,self.learning_starts,self.freeze_memory = source_datapipe,bs,learning_starts,freeze_memory
+        self.train_freq,self.gradient_steps,self.since = train_freq,gradient_steps,0
         self.memory = ReplayStorage(max_sz, device)
 
     def __iter__(self):
@@ -71,4 +76,10 @@ class ExperienceReplay(IterDataPipe):
             if isinstance(o, list) and o and is_step(o[0]): o = SimpleStep.cat(o)
             if not is_step(o): yield o; continue
             if not self.freeze_memory: self.memory.add(o)
-            if len(self.memory) >= max(self.bs, self.learning_starts): yield self.memory.sample(self.bs)
+            self.since += o.bs
+            if self.since < self.train_freq: continue
+            n = self.gradient_steps if self.gradient_steps > 0 else self.since
+            self.since = 0   # counting restarts at every scheduled update, also before learning starts
+            if len(self.memory) >= max(self.bs, self.learning_starts):
+                for _ in range(n): yield self.memory.sample(self.bs)
+
