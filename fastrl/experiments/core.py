@@ -626,7 +626,7 @@ class Experiment:
         if self.is_main and not load_only:
             self.output_dir.mkdir(parents=True, exist_ok=True)
             if not resume or not (self.output_dir/'config.json').exists(): self.save_config()
-            print(f"Logging data to {self.output_dir/output_fname}" + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''))
+            print(f"Logging data to {self.output_dir/output_fname}" + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
