@@ -21,7 +21,7 @@ for seed in a.seeds:
     t = time.time()
     exp = ddpg(EnvFn('Pendulum-v1'), seed=seed, epochs=a.epochs, logger_kwargs=dict(output_dir=f'/tmp/exp/ddpg_entry_s{seed}', show=False))
     df = exp.progress
-    rows.append(dict(seed=seed, wall_s=round(time.time() - t, 1), steps_per_s=round(df['TotalEnvInteracts'].iloc[-1] / df['Time'].iloc[-1], 1),
-                     test_return_by_epoch=[round(v, 1) for v in df['AverageTestEpRet']]))
+    rows.append(dict(seed=seed, wall_s=round(time.time() - t, 1), steps_per_s=round(float(df['TotalEnvInteracts'].iloc[-1] / df['Time'].iloc[-1]), 1),
+                     test_return_by_epoch=[round(float(v), 1) for v in df['AverageTestEpRet']]))
     print(rows[-1], flush=True)
     (res/'ddpg_entry_pendulum.json').write_text(json.dumps(rows, indent=1))
