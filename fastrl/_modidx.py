@@ -684,6 +684,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'fastrl.run.algo_help': ('run.html#algo_help', 'fastrl/run.py'),
                             'fastrl.run.available_algos': ('run.html#available_algos', 'fastrl/run.py'),
                             'fastrl.run.build_grid': ('run.html#build_grid', 'fastrl/run.py'),
+                            'fastrl.run.data_parallel': ('run.html#data_parallel', 'fastrl/run.py'),
                             'fastrl.run.default_exp_name': ('run.html#default_exp_name', 'fastrl/run.py'),
                             'fastrl.run.get_algo': ('run.html#get_algo', 'fastrl/run.py'),
                             'fastrl.run.main': ('run.html#main', 'fastrl/run.py'),
