@@ -845,6 +845,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'fastrl.run.main': ('run.html#main', 'fastrl/run.py'),
                             'fastrl.run.parse_value': ('run.html#parse_value', 'fastrl/run.py'),
                             'fastrl.run.register_algo': ('run.html#register_algo', 'fastrl/run.py'),
-                            'fastrl.run.resume_main': ('run.html#resume_main', 'fastrl/run.py'),
+                            'fastrl.run.resume_cmd': ('run.html#resume_cmd', 'fastrl/run.py'),
                             'fastrl.run.split_flags': ('run.html#split_flags', 'fastrl/run.py'),
-                            'fastrl.run.test_policy_main': ('run.html#test_policy_main', 'fastrl/run.py')}}}
+                            'fastrl.run.test_policy_cmd': ('run.html#test_policy_cmd', 'fastrl/run.py')}}}
