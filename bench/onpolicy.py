@@ -29,15 +29,6 @@ def run_sb3_ppo(env_id, seed, steps, hp):
     return model.num_timesteps / t.s, evaluate(lambda o: model.predict(o, deterministic=True)[0], env_id, eval_seed(seed))
 
 
-def _env_factory(env_id):
-    "Box actions are clipped to the env's bounds in the env (as SB3 does before `env.step`); the policy keeps the raw sample."
-    if isinstance(gym.make(env_id).action_space, gym.spaces.Box):
-        def make(): return gym.wrappers.ClipAction(gym.make(env_id))
-        make.__name__ = env_id
-        return make
-    return env_id
-
-
 def ac_policy(ac):
     "Deterministic numpy policy of an actor-critic for `evaluate`: argmax / mean."
     @torch.no_grad()
@@ -55,14 +46,14 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     from fastrl.learner.core import LearnerHead
     from fastrl.memory.advantage_buffer import AdvantageBuffer
     from fastrl.agents.policies import MLPActorCritic, ActorCriticAgent
-    from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss
+    from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss, ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
     from fastrl.agents.ppo import PPOLearner, LinearAnneal
     torch.manual_seed(seed)
     probe = gym.make(env_id)
     ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=nn.Tanh)
     N, T = hp['n_envs'], hp['n_steps']
     spe = N * T
-    dls = L(DataBlock(GymTransformBlock(agent=ActorCriticAgent(ac), seed=seed, num_envs=N, bs=T)).dataloaders([_env_factory(env_id)]))
+    dls = L(DataBlock(GymTransformBlock(agent=ActorCriticAgent(ac), seed=seed, num_envs=N, bs=T)).dataloaders([ClipBoxActions(env_id)]))
     common = dict(steps_per_epoch=spe, gamma=hp['gamma'], lam=hp['gae_lambda'], vf_lr=hp.get('vf_lr', hp['learning_rate']),
                   train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'))
     if algo == 'ppo':
@@ -81,3 +72,22 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
         learner = LearnerHead(anneal(learner.source_datapipe))
     with Timer() as t: learner.fit(epochs)
     return epochs * spe / t.s, evaluate(ac_policy(ac), env_id, eval_seed(seed))
+
+
+def bench_main(doc, name, runners, hp, steps, quick_steps):
+    """CLI of an on-policy bench script: runs `runners` interleaved per seed and, after every seed, merges its rows
+    into `results/{name}.json` (rows of earlier invocations with the same steps are kept, a rerun replaces them),
+    so partial results survive and seeds can be run one invocation at a time."""
+    import json
+    from common import RESULTS_DIR, base_parser, report, run_all
+    args = base_parser(doc, methods=tuple(runners), steps=steps).parse_args()
+    if args.quick: args.steps, name = quick_steps, name + '_quick'
+    path, seeds = RESULTS_DIR/f'{name}.json', list(args.seeds)
+    for i, s in enumerate(seeds):
+        args.seeds = [s]
+        new = run_all(runners, args)
+        old = json.loads(path.read_text())['runs'] if path.exists() else []
+        keep = [r for r in old if r['steps'] == args.steps and (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}]
+        rows = sorted(keep + new, key=lambda r: (r['seed'], list(runners).index(r['method']) if r['method'] in runners else 99))
+        args.seeds = sorted({r['seed'] for r in rows})
+        report(rows, args, name, hp=hp)

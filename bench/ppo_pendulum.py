@@ -7,16 +7,12 @@ log-std (SB3: 0, fastrl: Spinning Up's -0.5).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/ppo_pendulum.py --seeds 0 1 2
 """
-from common import base_parser, report, run_all
-from onpolicy import run_fastrl_onpolicy, run_sb3_ppo
+from onpolicy import bench_main, run_fastrl_onpolicy, run_sb3_ppo
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(n_envs=4, n_steps=1024, batch_size=64, gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0,
           learning_rate=1e-3, clip_range=0.2, max_grad_norm=0.5, net_arch=[64, 64])
 
 if __name__ == '__main__':
-    args = base_parser(__doc__, methods=('sb3', 'fastrl'), steps=200_000).parse_args()
-    if args.quick: args.steps = 8_192
-    rows = run_all(dict(sb3=lambda s, a: run_sb3_ppo(ENV_ID, s, a.steps, HP),
-                        fastrl=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, HP)), args)
-    report(rows, args, 'ppo_pendulum' + ('_quick' if args.quick else ''), hp=HP)
+    bench_main(__doc__, 'ppo_pendulum', dict(sb3=lambda s, a: run_sb3_ppo(ENV_ID, s, a.steps, HP),
+                        fastrl=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, HP)), HP, steps=200_000, quick_steps=8_192)

@@ -7,8 +7,7 @@ Fisher damping 1e-3; sb3-contrib's defaults for the rest: KL limit 0.01, 15 CG i
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/trpo_cartpole.py --seeds 0 1 2
 """
-from common import base_parser, report, run_all
-from onpolicy import run_fastrl_onpolicy
+from onpolicy import bench_main, run_fastrl_onpolicy
 
 ENV_ID = 'CartPole-v1'
 HP = dict(n_envs=2, n_steps=512, batch_size=512, gamma=0.99, gae_lambda=0.98, learning_rate=1e-3, n_epochs=20, net_arch=[64, 64],
@@ -16,7 +15,4 @@ HP = dict(n_envs=2, n_steps=512, batch_size=512, gamma=0.99, gae_lambda=0.98, le
 TRPO_KW = ('delta', 'damping_coeff', 'cg_iters', 'backtrack_iters', 'backtrack_coeff')
 
 if __name__ == '__main__':
-    args = base_parser(__doc__, methods=('fastrl',), steps=100_000).parse_args()
-    if args.quick: args.steps = 5_000
-    rows = run_all(dict(fastrl=lambda s, a: run_fastrl_onpolicy('trpo', ENV_ID, s, a.steps, HP, **{k: HP[k] for k in TRPO_KW})), args)
-    report(rows, args, 'trpo_cartpole' + ('_quick' if args.quick else ''), hp=HP)
+    bench_main(__doc__, 'trpo_cartpole', dict(fastrl=lambda s, a: run_fastrl_onpolicy('trpo', ENV_ID, s, a.steps, HP, **{k: HP[k] for k in TRPO_KW})), HP, steps=100_000, quick_steps=5_000)

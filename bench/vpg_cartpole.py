@@ -6,15 +6,11 @@ vf_lr 1e-3, train_v_iters 80 (Spinning Up), 64x64 tanh MLPs. Compare with bench/
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/vpg_cartpole.py --seeds 0 1 2
 """
-from common import base_parser, report, run_all
-from onpolicy import run_fastrl_onpolicy
+from onpolicy import bench_main, run_fastrl_onpolicy
 
 ENV_ID = 'CartPole-v1'
 HP = dict(n_envs=8, n_steps=256, gamma=0.99, gae_lambda=0.97, learning_rate=1e-2, vf_lr=1e-3, train_v_iters=80, n_epochs=80,
           net_arch=[64, 64])
 
 if __name__ == '__main__':
-    args = base_parser(__doc__, methods=('fastrl',), steps=200_000).parse_args()
-    if args.quick: args.steps = 10_000
-    rows = run_all(dict(fastrl=lambda s, a: run_fastrl_onpolicy('vpg', ENV_ID, s, a.steps, HP)), args)
-    report(rows, args, 'vpg_cartpole' + ('_quick' if args.quick else ''), hp=HP)
+    bench_main(__doc__, 'vpg_cartpole', dict(fastrl=lambda s, a: run_fastrl_onpolicy('vpg', ENV_ID, s, a.steps, HP)), HP, steps=200_000, quick_steps=10_000)
