@@ -135,6 +135,7 @@ class ProgressBarLogger(LoggerBase):
         if self.names is None:  # columns: the titles of the record-producing pipes upstream, epoch and batch last
             core = [self.epoch_on_pipe.title, self.batch_on_pipe.title]
             titles = {t for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(t := getattr(dp, 'title', None), str)}
+            titles |= {t for dp in find_dps(self.source_datapipe, IterDataPipe) for t in getattr(dp, 'titles', ())}  # pipes yielding several records
             self.names = sorted(titles - set(core)) + core
         self.mb = master_bar(range(self.n_epochs)) if self.show else None
         if self.mb is not None: self.mb.main_bar.update(0); self._new_pb()

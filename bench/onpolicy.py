@@ -1,0 +1,93 @@
+"""Shared runners of the on-policy benchmarks (`ppo_*.py`, `vpg_cartpole.py`, `trpo_cartpole.py`).
+
+`HP` dicts use Stable-Baselines3's PPO names (n_envs, n_steps, batch_size, n_epochs, learning_rate, clip_range,
+gamma, gae_lambda, ent_coef, max_grad_norm, net_arch, linear); fastrl gets the same numbers under Spinning Up's
+names: steps_per_epoch = n_envs*n_steps, mb_size = batch_size, train_pi_iters = train_v_iters = n_epochs,
+pi_lr = vf_lr = learning_rate, clip_ratio = clip_range, lam = gae_lambda, target_kl = None, and
+`linear=True` anneals learning rates and clip range to 0 as SB3's `lin_` schedules do.
+"""
+import math
+
+import gymnasium as gym
+import numpy as np
+import torch
+from torch import nn
+
+from common import Timer, eval_seed, evaluate
+
+
+def run_sb3_ppo(env_id, seed, steps, hp):
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.env_util import make_vec_env
+    lr, clip = hp['learning_rate'], hp['clip_range']
+    if hp.get('linear'): lr, clip = (lambda v: (lambda p: p * v))(lr), (lambda v: (lambda p: p * v))(clip)
+    env = make_vec_env(env_id, n_envs=hp['n_envs'], seed=seed)
+    model = PPO('MlpPolicy', env, seed=seed, device='cpu', verbose=0, n_steps=hp['n_steps'], batch_size=hp['batch_size'], n_epochs=hp['n_epochs'],
+                   learning_rate=lr, clip_range=clip, gamma=hp['gamma'], gae_lambda=hp['gae_lambda'], ent_coef=hp.get('ent_coef', 0.),
+                   max_grad_norm=hp.get('max_grad_norm', 0.5), policy_kwargs=dict(net_arch=hp.get('net_arch', [64, 64])))
+    with Timer() as t: model.learn(total_timesteps=steps)
+    return model.num_timesteps / t.s, evaluate(lambda o: model.predict(o, deterministic=True)[0], env_id, eval_seed(seed))
+
+
+def ac_policy(ac):
+    "Deterministic numpy policy of an actor-critic for `evaluate`: argmax / mean."
+    @torch.no_grad()
+    def policy(obs): return ac.pi.mode(torch.as_tensor(obs, dtype=torch.float32)[None])[0].numpy()
+    return policy
+
+
+def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
+    """Train fastrl's `algo` learner ('ppo', 'vpg', 'trpo') for `ceil(steps / steps_per_epoch)` epochs of
+    `n_envs*n_steps` transitions (one learner batch each); time `fit` only; evaluate the deterministic policy."""
+    from fastcore.all import L
+    from fastrl.data.block import DataBlock
+    from fastrl.envs.gym import GymTransformBlock
+    from fastrl.pipes.core import InsertAfter, find_dp
+    from fastrl.learner.core import LearnerHead
+    from fastrl.memory.advantage_buffer import AdvantageBuffer
+    from fastrl.agents.policies import MLPActorCritic, ActorCriticAgent
+    from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss, ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
+    from fastrl.agents.ppo import PPOLearner, LinearAnneal
+    torch.manual_seed(seed)
+    probe = gym.make(env_id)
+    ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=nn.Tanh)
+    N, T = hp['n_envs'], hp['n_steps']
+    spe = N * T
+    dls = L(DataBlock(GymTransformBlock(agent=ActorCriticAgent(ac), seed=seed, num_envs=N, bs=T)).dataloaders([ClipBoxActions(env_id)]))
+    common = dict(steps_per_epoch=spe, gamma=hp['gamma'], lam=hp['gae_lambda'], vf_lr=hp.get('vf_lr', hp['learning_rate']),
+                  train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'))
+    if algo == 'ppo':
+        learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
+                             mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], **common)
+    elif algo == 'vpg':
+        learner = VPGLearner(ac, dls, pi_lr=hp['learning_rate'], v_mb_size=hp.get('batch_size'), **common)
+    elif algo == 'trpo':
+        from fastrl.agents.trpo import TRPOLearner
+        learner = TRPOLearner(ac, dls, v_mb_size=hp.get('batch_size'), **algo_kwargs, **common)
+    else: raise ValueError(algo)
+    epochs = math.ceil(steps / spe)
+    if hp.get('linear'):
+        pol, val = find_dp(learner, VPGPolicyLoss), find_dp(learner, ValueLoss)
+        anneal = InsertAfter(AdvantageBuffer, lambda p: LinearAnneal(p, steps / spe, opts=[pol.opt, val.opt], clip_pipes=[pol]))
+        learner = LearnerHead(anneal(learner.source_datapipe))
+    with Timer() as t: learner.fit(epochs)
+    return epochs * spe / t.s, evaluate(ac_policy(ac), env_id, eval_seed(seed))
+
+
+def bench_main(doc, name, runners, hp, steps, quick_steps):
+    """CLI of an on-policy bench script: runs `runners` interleaved per seed and, after every seed, merges its rows
+    into `results/{name}.json` (rows of earlier invocations with the same steps are kept, a rerun replaces them),
+    so partial results survive and seeds can be run one invocation at a time."""
+    import json
+    from common import RESULTS_DIR, base_parser, report, run_all
+    args = base_parser(doc, methods=tuple(runners), steps=steps).parse_args()
+    if args.quick: args.steps, name = quick_steps, name + '_quick'
+    path, seeds = RESULTS_DIR/f'{name}.json', list(args.seeds)
+    for i, s in enumerate(seeds):
+        args.seeds = [s]
+        new = run_all(runners, args)
+        old = json.loads(path.read_text())['runs'] if path.exists() else []
+        keep = [r for r in old if r['steps'] == args.steps and (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}]
+        rows = sorted(keep + new, key=lambda r: (r['seed'], list(runners).index(r['method']) if r['method'] in runners else 99))
+        args.seeds = sorted({r['seed'] for r in rows})
+        report(rows, args, name, hp=hp)
