@@ -148,7 +148,7 @@ class ProgressBarLogger(LoggerBase):
         if r.name==self.batch_on_pipe.title:
             if self.mb is not None and (r.value <= 5 or r.value % 10 == 0 or r.value==self.batches): self.pb.update(r.value)
         if r.name==self.epoch_on_pipe.title: return self.write_row(r.value)
-        if 'loss' in r.name: self.sums.setdefault(r.name, []).append(r.value)
+        if 'loss' in r.name.lower(): self.sums.setdefault(r.name, []).append(r.value)
         else: self.last[r.name] = r.value
 
     def write_row(self, epoch):
