@@ -116,3 +116,19 @@ def report(rows, args, name, hp=None):
     except ImportError: pass
     out.write_text(json.dumps(dict(config=cfg, hyperparameters=hp, meta=meta, runs=rows, means=means, ratios=ratios), indent=2) + '\n')
     print(f'\nwrote {out}')
+
+
+def run_saving(runners, args, name, hp=None, append=False):
+    """`run_all` one (seed, method) at a time, interleaved per seed, rewriting `results/{name}.json` after every finished run.
+    With `append`, the runs already in that file are kept (a run of the same method and seed is replaced)."""
+    import copy
+    out = RESULTS_DIR/f'{name}.json'
+    rows = json.loads(out.read_text())['runs'] if append and out.exists() else []
+    for seed in args.seeds:
+        for m in runners:
+            if m not in args.only: continue
+            a = copy.copy(args); a.seeds, a.only = [seed], [m]
+            new = run_all({m: runners[m]}, a)
+            rows = [r for r in rows if (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}] + new
+            report(rows, args, name, hp=hp)
+    return rows

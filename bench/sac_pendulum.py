@@ -12,7 +12,7 @@ seconds) and the mean return of the deterministic policy (tanh of the Gaussian m
 on a separately seeded eval env. Methods run interleaved per seed, at the same `torch.set_num_threads(--threads)`.
 Prints markdown tables and writes bench/results/sac_pendulum.json.
 
-    .venv/bin/python bench/sac_pendulum.py --seeds 0 1 2    # full comparison
+    .venv/bin/python bench/sac_pendulum.py --seeds 0 1 2    # full comparison (--append: add seeds to the results file)
     .venv/bin/python bench/sac_pendulum.py --quick          # smoke test, < 1 min
 
 SB3 feeds the critic actions normalised to [-1, 1], fastrl in env units ([-2, 2]): a fixed rescaling of one input.
@@ -20,7 +20,7 @@ SB3 halves the critic loss (0.5 * sum of the two MSEs); fastrl uses the sum, as 
 """
 import torch
 
-from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run_sb3, torch_policy
+from common import Timer, base_parser, eval_seed, evaluate, run_saving, run_sb3, torch_policy
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(learning_rate=1e-3, buffer_size=1_000_000, learning_starts=100, batch_size=256, tau=0.005, gamma=0.99,
@@ -60,8 +60,9 @@ def run_fastrl(seed, args):
 
 
 if __name__ == '__main__':
-    args = base_parser(__doc__, methods=('sb3', 'fastrl')).parse_args()
+    p = base_parser(__doc__, methods=('sb3', 'fastrl'))
+    p.add_argument('--append', action='store_true', help='keep the runs already in the results file (other seeds)')
+    args = p.parse_args()
     args.hp = dict(HP)
     if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
-    rows = run_all(dict(sb3=run_sb3_sac, fastrl=run_fastrl), args)
-    report(rows, args, 'sac_pendulum' + ('_quick' if args.quick else ''), hp=args.hp)
+    run_saving(dict(sb3=run_sb3_sac, fastrl=run_fastrl), args, 'sac_pendulum' + ('_quick' if args.quick else ''), hp=args.hp, append=args.append)

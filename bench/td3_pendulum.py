@@ -11,7 +11,7 @@ seconds) and the mean return of the deterministic policy over 10 episodes on a s
 Methods run interleaved per seed, at the same `torch.set_num_threads(--threads)`. Prints markdown tables and
 writes bench/results/td3_pendulum.json.
 
-    .venv/bin/python bench/td3_pendulum.py --seeds 0 1 2    # full comparison
+    .venv/bin/python bench/td3_pendulum.py --seeds 0 1 2    # full comparison (--append: add seeds to the results file)
     .venv/bin/python bench/td3_pendulum.py --quick          # smoke test, < 1 min
 
 The zoo trains once per episode (`train_freq: [1, "episode"], gradient_steps: -1`); both methods here do the same
@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run_sb3, torch_policy
+from common import Timer, base_parser, eval_seed, evaluate, run_saving, run_sb3, torch_policy
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(gamma=0.98, buffer_size=200_000, learning_starts=10_000, noise_std=0.1, learning_rate=1e-3,
@@ -68,8 +68,9 @@ def run_fastrl(seed, args):
 
 
 if __name__ == '__main__':
-    args = base_parser(__doc__, methods=('sb3', 'fastrl')).parse_args()
+    p = base_parser(__doc__, methods=('sb3', 'fastrl'))
+    p.add_argument('--append', action='store_true', help='keep the runs already in the results file (other seeds)')
+    args = p.parse_args()
     args.hp = dict(HP)
     if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
-    rows = run_all(dict(sb3=run_sb3_td3, fastrl=run_fastrl), args)
-    report(rows, args, 'td3_pendulum' + ('_quick' if args.quick else ''), hp=args.hp)
+    run_saving(dict(sb3=run_sb3_td3, fastrl=run_fastrl), args, 'td3_pendulum' + ('_quick' if args.quick else ''), hp=args.hp, append=args.append)
