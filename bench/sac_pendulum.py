@@ -8,7 +8,7 @@ tau 0.005, gamma 0.99, one update per env step, automatic entropy tuning from al
   fastrl -- `fastrl.agents.sac`: `SACAgent` (uniform warm-up, then samples of the policy) and `SACLearner`
             (`alpha='auto'`, twin critics in one batched module, fused Adam).
 For every (method, seed) it measures the wall time of the training loop only (env steps/s = steps / training
-seconds) and the mean return of the deterministic policy (tanh of the Gaussian mean, scaled) over 10 episodes
+seconds; also env steps per CPU second of the process, steadier on a loaded machine) and the mean return of the deterministic policy (tanh of the Gaussian mean, scaled) over 10 episodes
 on a separately seeded eval env. Methods run interleaved per seed, at the same `torch.set_num_threads(--threads)`.
 Prints markdown tables and writes bench/results/sac_pendulum.json.
 
@@ -20,7 +20,7 @@ SB3 halves the critic loss (0.5 * sum of the two MSEs); fastrl uses the sum, as 
 """
 import torch
 
-from common import Timer, base_parser, eval_seed, evaluate, run_saving, run_sb3, torch_policy
+from common import CPU_S, CPUTimer, base_parser, eval_seed, evaluate, run_saving, run_sb3_cpu, torch_policy
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(learning_rate=1e-3, buffer_size=1_000_000, learning_starts=100, batch_size=256, tau=0.005, gamma=0.99,
@@ -31,7 +31,7 @@ QUICK = dict(steps=1_000, learning_starts=100)
 def run_sb3_sac(seed, args):
     from stable_baselines3 import SAC
     hp = args.hp
-    return run_sb3(SAC, ENV_ID, seed, args.steps, learning_rate=hp['learning_rate'], buffer_size=hp['buffer_size'],
+    return run_sb3_cpu(('sb3', seed), SAC, ENV_ID, seed, args.steps, learning_rate=hp['learning_rate'], buffer_size=hp['buffer_size'],
                    learning_starts=hp['learning_starts'], batch_size=hp['batch_size'], tau=hp['tau'], gamma=hp['gamma'],
                    train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'], ent_coef=hp['ent_coef'],
                    policy_kwargs=dict(net_arch=hp['net_arch']))
@@ -55,7 +55,8 @@ def run_fastrl(seed, args):
                          max_sz=min(hp['buffer_size'], args.steps), gamma=hp['gamma'], tau=hp['tau'],
                          train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
                          learning_starts=hp['learning_starts'] + 1, batches=batches)  # +1: as SB3, train once steps > learning_starts
-    with Timer() as t: learner.fit(args.steps // batches)
+    with CPUTimer() as t: learner.fit(args.steps // batches)
+    CPU_S['fastrl', seed] = t.cpu_s
     return args.steps/t.s, evaluate(torch_policy(actor), ENV_ID, eval_seed(seed))
 
 

@@ -7,7 +7,7 @@ batch 256, tau 0.005, policy_delay 2, target noise 0.2 clipped at 0.5) for `--st
   fastrl -- `fastrl.agents.td3`: `TD3Agent` (uniform warm-up for `learning_starts` steps, then Gaussian noise) and
             `TD3Learner` (twin critics in one batched module, fused Adam).
 For every (method, seed) it measures the wall time of the training loop only (env steps/s = steps / training
-seconds) and the mean return of the deterministic policy over 10 episodes on a separately seeded eval env.
+seconds; also env steps per CPU second of the process, steadier on a loaded machine) and the mean return of the deterministic policy over 10 episodes on a separately seeded eval env.
 Methods run interleaved per seed, at the same `torch.set_num_threads(--threads)`. Prints markdown tables and
 writes bench/results/td3_pendulum.json.
 
@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from common import Timer, base_parser, eval_seed, evaluate, run_saving, run_sb3, torch_policy
+from common import CPU_S, CPUTimer, base_parser, eval_seed, evaluate, run_saving, run_sb3_cpu, torch_policy
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(gamma=0.98, buffer_size=200_000, learning_starts=10_000, noise_std=0.1, learning_rate=1e-3,
@@ -36,7 +36,7 @@ def run_sb3_td3(seed, args):
     from stable_baselines3.common.noise import NormalActionNoise
     hp, n_act = args.hp, gym.make(ENV_ID).action_space.shape[0]
     noise = NormalActionNoise(np.zeros(n_act), hp['noise_std']*np.ones(n_act))  # in SB3's [-1, 1] action units
-    return run_sb3(TD3, ENV_ID, seed, args.steps, gamma=hp['gamma'], buffer_size=hp['buffer_size'],
+    return run_sb3_cpu(('sb3', seed), TD3, ENV_ID, seed, args.steps, gamma=hp['gamma'], buffer_size=hp['buffer_size'],
                    learning_starts=hp['learning_starts'], action_noise=noise, train_freq=hp['train_freq'],
                    gradient_steps=hp['gradient_steps'], learning_rate=hp['learning_rate'], batch_size=hp['batch_size'],
                    tau=hp['tau'], policy_delay=hp['policy_delay'], target_policy_noise=hp['target_policy_noise'],
@@ -63,7 +63,8 @@ def run_fastrl(seed, args):
                          policy_delay=hp['policy_delay'], target_noise=hp['target_policy_noise'], noise_clip=hp['target_noise_clip'],
                          train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
                          learning_starts=hp['learning_starts'] + 1, batches=batches)  # +1: as SB3, train once steps > learning_starts
-    with Timer() as t: learner.fit(args.steps // batches)
+    with CPUTimer() as t: learner.fit(args.steps // batches)
+    CPU_S['fastrl', seed] = t.cpu_s
     return args.steps/t.s, evaluate(torch_policy(actor), ENV_ID, eval_seed(seed))
 
 
