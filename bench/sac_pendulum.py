@@ -63,7 +63,10 @@ def run_fastrl(seed, args):
 if __name__ == '__main__':
     p = base_parser(__doc__, methods=('sb3', 'fastrl'))
     p.add_argument('--append', action='store_true', help='keep the runs already in the results file (other seeds)')
+    p.add_argument('--learning_starts', type=int, default=None, help='override HP learning_starts (speed-only runs)')
+    p.add_argument('--tag', default='', help='suffix of the results file name (e.g. speed)')
     args = p.parse_args()
     args.hp = dict(HP)
+    if args.learning_starts is not None: args.hp['learning_starts'] = args.learning_starts
     if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
-    run_saving(dict(sb3=run_sb3_sac, fastrl=run_fastrl), args, 'sac_pendulum' + ('_quick' if args.quick else ''), hp=args.hp, append=args.append)
+    run_saving(dict(sb3=run_sb3_sac, fastrl=run_fastrl), args, 'sac_pendulum' + ('_quick' if args.quick else '') + (f'_{args.tag}' if args.tag else ''), hp=args.hp, append=args.append)
