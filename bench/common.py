@@ -116,3 +116,59 @@ def report(rows, args, name, hp=None):
     except ImportError: pass
     out.write_text(json.dumps(dict(config=cfg, hyperparameters=hp, meta=meta, runs=rows, means=means, ratios=ratios), indent=2) + '\n')
     print(f'\nwrote {out}')
+
+
+def run_saving(runners, args, name, hp=None, append=False):
+    """`run_all` one (seed, method) at a time, interleaved per seed, rewriting `results/{name}.json` after every finished run.
+    With `append`, the runs already in that file are kept (a run of the same method and seed is replaced)."""
+    import copy
+    out = RESULTS_DIR/f'{name}.json'
+    rows = json.loads(out.read_text())['runs'] if append and out.exists() else []
+    for seed in args.seeds:
+        for m in runners:
+            if m not in args.only: continue
+            a = copy.copy(args); a.seeds, a.only = [seed], [m]
+            new = run_all({m: runners[m]}, a)
+            for r in new:
+                if (r['method'], r['seed']) in CPU_S:
+                    r['cpu_s'] = CPU_S[r['method'], r['seed']]; r['cpu_steps_per_s'] = r['steps']/r['cpu_s']
+            rows = [r for r in rows if (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}] + new
+            report(rows, args, name, hp=hp)
+            cpu_report(rows, name)
+    return rows
+
+
+CPU_S = {}  # (method, seed) -> CPU seconds of the training loop, filled by runners timed with `CPUTimer`
+
+
+class CPUTimer(Timer):
+    "`Timer` that also measures the process's CPU seconds (`cpu_s`): steady when other processes load the machine."
+    def __enter__(self): self.c0 = time.process_time(); return super().__enter__()
+    def __exit__(self, *exc): super().__exit__(*exc); self.cpu_s = time.process_time() - self.c0
+
+
+def run_sb3_cpu(method_seed, algo_cls, env_id, seed, total_steps, policy='MlpPolicy', **kwargs):
+    "`run_sb3` that also records the training loop's CPU seconds in `CPU_S[method_seed]`."
+    model = algo_cls(policy, env_id, seed=seed, device='cpu', verbose=0, **kwargs)
+    with CPUTimer() as t: model.learn(total_timesteps=total_steps)
+    CPU_S[method_seed] = t.cpu_s
+    ret = evaluate(lambda o: model.predict(o, deterministic=True)[0], env_id, eval_seed(seed))
+    return total_steps/t.s, ret
+
+
+def cpu_report(rows, name):
+    "Print env-steps per CPU second per run and the fastrl/sb3 ratio; add them to `results/{name}.json`."
+    rs = [r for r in rows if 'cpu_s' in r]
+    if not rs: return
+    print(f'\n| method | seed | steps per CPU s |\n|---|---:|---:|')
+    for r in rs: print(f"| {r['method']} | {r['seed']} | {r['cpu_steps_per_s']:.1f} |")
+    means = {m: float(np.mean([r['cpu_steps_per_s'] for r in rs if r['method'] == m])) for m in dict.fromkeys(r['method'] for r in rs)}
+    both = sorted({r['seed'] for r in rs if r['method'] == 'sb3'} & {r['seed'] for r in rs if r['method'] == 'fastrl'})
+    per_seed = {s: next(r['cpu_steps_per_s'] for r in rs if r['method'] == 'fastrl' and r['seed'] == s) /
+                   next(r['cpu_steps_per_s'] for r in rs if r['method'] == 'sb3' and r['seed'] == s) for s in both}
+    ratio = float(np.mean(list(per_seed.values()))) if per_seed else None
+    print('fastrl/sb3 steps per CPU s: ' + ('n/a' if ratio is None else f'{ratio:.2f}') + f'  (per seed: {per_seed})')
+    out = RESULTS_DIR/f'{name}.json'
+    d = json.loads(out.read_text())
+    d['cpu'] = dict(means_steps_per_cpu_s=means, ratio_per_seed={str(k): v for k, v in per_seed.items()}, ratio_mean=ratio)
+    out.write_text(json.dumps(d, indent=2) + '\n')
