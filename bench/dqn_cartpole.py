@@ -102,8 +102,12 @@ def main(doc, env_id, hp, steps, name, methods=METHODS):
     if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
     runners = dict(sb3=run_sb3_dqn, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
                    dueling=lambda s, a: run_fastrl(s, a, 'dueling'), c51=lambda s, a: run_fastrl(s, a, 'c51'))
-    rows = run_all({k: v for k, v in runners.items() if k in methods}, args)
-    report(rows, args, args.name, hp=args.hp)
+    rows, seeds = [], args.seeds
+    for seed in seeds:   # the JSON is rewritten after every seed, so finished seeds survive an interrupted run
+        args.seeds = [seed]
+        rows += run_all({k: v for k, v in runners.items() if k in methods}, args)
+        args.seeds = seeds
+        report(rows, args, args.name, hp=args.hp)
 
 
 if __name__ == '__main__':
