@@ -189,6 +189,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                         'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.check_nsteps': ( 'agents.dqn.basic.html#check_nsteps',
                                                                                    'fastrl/agents/dqn/basic.py'),
+                                         'fastrl.agents.dqn.basic.dqn': ('agents.dqn.basic.html#dqn', 'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.mlp': ('agents.dqn.basic.html#mlp', 'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.td_target': ( 'agents.dqn.basic.html#td_target',
                                                                                 'fastrl/agents/dqn/basic.py')},
