@@ -1,0 +1,114 @@
+"""DQN on CartPole-v1: fastrl vs Stable-Baselines3, plus fastrl's double, dueling and categorical (C51) variants.
+
+Every method trains with rl-zoo's CartPole-v1 hyper-parameters `HP` (hyperparams/dqn.yml of DLR-RM/rl-baselines3-zoo)
+for `--steps` env steps on one env:
+  sb3      -- `stable_baselines3.DQN`;
+  fastrl   -- `DQNLearner` + the `TargetNetwork` augmentation (Huber loss, grad-norm clip 10, as SB3);
+  double   -- fastrl + `DoubleDQN()`;
+  dueling  -- fastrl with a `DuelingDQN` Q-network;
+  c51      -- fastrl + `Categorical()` with a `CategoricalDQN` (51 atoms on [-100, 100], cross-entropy loss).
+For every (method, seed) it measures the wall time of the training loop only (env steps/s = steps / training seconds)
+and the mean return of the greedy policy over 10 episodes on a separately seeded eval env. Methods run interleaved
+per seed, all at `torch.set_num_threads(--threads)`. Prints markdown tables, writes bench/results/<--name>.json.
+
+    .venv/bin/python bench/dqn_cartpole.py --seeds 0 1 2 --only sb3 fastrl                         # DQN vs SB3
+    .venv/bin/python bench/dqn_cartpole.py --seeds 0 1 2 --only double dueling c51 --name dqn_cartpole_variants
+    .venv/bin/python bench/dqn_cartpole.py --quick                                                  # smoke test
+
+Matching SB3's schedule: SB3 trains `gradient_steps` batches every `train_freq` env steps once more than
+`learning_starts` steps are stored, and with `target_update_interval` (10 env steps) <= `train_freq` (256) it copies
+the target once between two such rounds; fastrl's `ExperienceReplay(train_freq, gradient_steps)` does the same
+rounds and `TargetNetwork(gradient_steps)` the same copy. Epsilon decays linearly from 1 to `exploration_final_eps`
+over `exploration_fraction * steps` transitions in both. Differences: SB3 acts uniformly at random for the first
+`learning_starts` steps (fastrl: epsilon-greedy, epsilon ~0.9 then) and SB3 rounds the run up to a multiple of
+`train_freq` (50,176 steps for 50k).
+"""
+import numpy as np
+import torch
+
+from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run_sb3
+
+ENV_ID = 'CartPole-v1'
+HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_starts=1000, gamma=0.99,
+          target_update_interval=10, train_freq=256, gradient_steps=128, exploration_fraction=0.16,
+          exploration_final_eps=0.04, net_arch=[256, 256])
+C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
+QUICK = dict(steps=3_000, learning_starts=500)
+METHODS = ('sb3', 'fastrl', 'double', 'dueling', 'c51')
+
+
+def run_sb3_dqn(seed, args):
+    from stable_baselines3 import DQN
+    hp = args.hp
+    return run_sb3(DQN, args.env, seed, args.steps, learning_rate=hp['learning_rate'], batch_size=hp['batch_size'],
+                   buffer_size=hp['buffer_size'], learning_starts=hp['learning_starts'], gamma=hp['gamma'],
+                   target_update_interval=hp['target_update_interval'], train_freq=hp['train_freq'],
+                   gradient_steps=hp['gradient_steps'], exploration_fraction=hp['exploration_fraction'],
+                   exploration_final_eps=hp['exploration_final_eps'], policy_kwargs=dict(net_arch=hp['net_arch']))
+
+
+def target_sync(hp):
+    "SB3's `target_update_interval` (env steps) as fastrl's interval in gradient steps."
+    g = hp['gradient_steps'] if hp['gradient_steps'] > 0 else hp['train_freq']   # gradient steps per round
+    if hp['target_update_interval'] <= hp['train_freq']: return g                  # one copy between rounds
+    return max(1, round(hp['target_update_interval'] * g / hp['train_freq']))
+
+
+def run_fastrl(seed, args, variant='dqn'):
+    from fastcore.all import L
+    from fastrl.data.block import DataBlock
+    from fastrl.envs.gym import GymTransformBlock
+    from fastrl.agents.dqn.basic import DQN, DQNAgent, DQNLearner
+    from fastrl.agents.dqn.target import TargetNetwork
+    hp = args.hp
+    torch.manual_seed(seed)
+    import gymnasium as gym
+    env = gym.make(args.env); n_obs, n_act = env.observation_space.shape[0], int(env.action_space.n); env.close()
+    augs = [TargetNetwork(target_sync(hp))]
+    if variant == 'dueling':
+        from fastrl.agents.dqn.dueling import DuelingDQN
+        model = DuelingDQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
+    elif variant == 'c51':
+        from fastrl.agents.dqn.categorical import CategoricalDQN, Categorical
+        model = CategoricalDQN(n_obs, n_act, hidden_sizes=hp['net_arch'], **C51)
+        augs += Categorical()
+    else: model = DQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
+    if variant == 'double':
+        from fastrl.agents.dqn.double import DoubleDQN
+        augs.append(DoubleDQN())
+    agent = DQNAgent(model, max_steps=int(hp['exploration_fraction'] * args.steps), min_epsilon=hp['exploration_final_eps'])
+    dls = L(DataBlock(GymTransformBlock(agent=agent, seed=seed)).dataloaders([args.env]))
+    batches = 1000 if args.steps % 1000 == 0 else args.steps
+    learner = DQNLearner(model, dls, lr=hp['learning_rate'], bs=hp['batch_size'], max_sz=min(hp['buffer_size'], args.steps),
+                         gamma=hp['gamma'], learning_starts=hp['learning_starts'], train_freq=hp['train_freq'],
+                         gradient_steps=hp['gradient_steps'], batches=batches, dp_augmentation_fns=augs)
+    with Timer() as t: learner.fit(args.steps // batches)
+
+    @torch.no_grad()
+    def policy(obs): return int(model(torch.as_tensor(obs, dtype=torch.float32)[None]).argmax(-1))
+    return args.steps / t.s, evaluate(policy, args.env, eval_seed(seed))
+
+
+def parser(doc, env_id, steps, methods=METHODS, name='dqn_cartpole'):
+    p = base_parser(doc, methods=methods, steps=steps)
+    p.add_argument('--name', default=name, help=f'results file bench/results/NAME.json (default: {name})')
+    p.add_argument('--env', default=env_id, help=f'gymnasium env id (default: {env_id})')
+    return p
+
+
+def main(doc, env_id, hp, steps, name, methods=METHODS):
+    args = parser(doc, env_id, steps, methods, name).parse_args()
+    args.hp = dict(hp)
+    if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
+    runners = dict(sb3=run_sb3_dqn, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
+                   dueling=lambda s, a: run_fastrl(s, a, 'dueling'), c51=lambda s, a: run_fastrl(s, a, 'c51'))
+    rows, seeds = [], args.seeds
+    for seed in seeds:   # the JSON is rewritten after every seed, so finished seeds survive an interrupted run
+        args.seeds = [seed]
+        rows += run_all({k: v for k, v in runners.items() if k in methods}, args)
+        args.seeds = seeds
+        report(rows, args, args.name, hp=args.hp)
+
+
+if __name__ == '__main__':
+    main(__doc__, ENV_ID, HP, 50_000, 'dqn_cartpole')
