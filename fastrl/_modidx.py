@@ -667,6 +667,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core._reduce_stats': ( 'experiments.core.html#_reduce_stats',
                                                                                     'fastrl/experiments/core.py'),
+                                         'fastrl.experiments.core._registered_env': ( 'experiments.core.html#_registered_env',
+                                                                                      'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core._set_path': ( 'experiments.core.html#_set_path',
                                                                                 'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core._set_plain_attrs': ( 'experiments.core.html#_set_plain_attrs',

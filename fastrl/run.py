@@ -221,7 +221,7 @@ def test_policy_cmd(args:list):
     a = p.parse_args(args)
     f = _delegate('fastrl.experiments.test_policy', 'test_policy_main')
     try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr, deterministic=a.deterministic)
-    except FileNotFoundError as e: raise CLIError(f'test_policy: {e}') from None   # not a run folder, no saved model
+    except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None   # not a run folder, no saved model, env not rebuildable
 
 def resume_cmd(args:list):
     "`python -m fastrl.run resume DIR [--cpu N]`: continue the run in DIR from its last checkpoint, in as many processes as wrote it."
@@ -238,7 +238,7 @@ def resume_cmd(args:list):
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, what=f'resume {a.fpath}')
     try: return resume(a.fpath)
-    except FileNotFoundError as e: raise CLIError(f'resume: {e}') from None   # not a run folder
+    except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None   # not a run folder, env not rebuildable
 
 # %% ../nbs/22_run.ipynb #5d72c358
 def _usage()->str:

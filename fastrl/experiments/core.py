@@ -107,6 +107,16 @@ def _importable(o)->str|None:
         return f"{mod}:{name}" if obj is o else None
     except Exception: return None
 
+def _registered_env(f)->dict|None:
+    "For a non-importable env factory (a lambda): the registered id and make kwargs of the env it builds, if it is a registered gymnasium env."
+    try:
+        env = f(); spec = env.spec; env.close()
+        if spec is None or spec.id not in gym.registry: return None
+        kw = {k:v for k,v in (spec.kwargs or {}).items() if k != 'render_mode'}
+        if spec.max_episode_steps != gym.registry[spec.id].max_episode_steps: kw['max_episode_steps'] = spec.max_episode_steps
+        return {'env_fn': spec.id, 'kwargs': to_json(kw)}
+    except Exception: return None
+
 def to_json(o, path:tuple=(), refs:dict|None=None):
     "`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by key path."
     refs = {} if refs is None else refs
@@ -120,7 +130,11 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, EnvFn):
         if o.env_name is not None: refs[':'.join(path)] = {'env_fn': o.env_name, 'max_ep_len': o.max_ep_len, 'kwargs': to_json(o.kwargs)}
         elif (r := _importable(o.env)): refs[':'.join(path)] = {'env_fn': r, 'max_ep_len': o.max_ep_len}
+        elif path == ('env_fn',) and (r := _registered_env(o.env)): refs['env_fn'] = dict(r, max_ep_len=o.max_ep_len)
         return repr(o)
+    if path == ('env_fn',) and callable(o) and not _importable(o) and (r := _registered_env(o)):
+        refs['env_fn'] = r   # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id
+        return _describe_callable(o) if inspect.isfunction(o) else repr(o)[:200]
     if isinstance(o, (torch.device, torch.dtype, os.PathLike)): return str(o) if not isinstance(o, os.PathLike) else os.fspath(o)
     if isinstance(o, type) or callable(o):
         r = _importable(o)
