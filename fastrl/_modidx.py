@@ -686,6 +686,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                          'fastrl.experiments.core.encode': ('experiments.core.html#encode', 'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core.env_dataloaders': ( 'experiments.core.html#env_dataloaders',
                                                                                       'fastrl/experiments/core.py'),
+                                         'fastrl.experiments.core.env_spaces': ( 'experiments.core.html#env_spaces',
+                                                                                 'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core.env_state': ( 'experiments.core.html#env_state',
                                                                                 'fastrl/experiments/core.py'),
                                          'fastrl.experiments.core.from_ref': ( 'experiments.core.html#from_ref',

@@ -13,7 +13,7 @@ from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
 from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor, ddpg_target
 from ..learner.core import get_target_model
 from ..memory.experience_replay import ExperienceReplay
-from ..experiments.core import Experiment, as_env_fn, refuse_data_parallel, retitle
+from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, retitle
 
 # %% auto #0
 __all__ = ['mlp', 'MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss', 'ddpg']
@@ -96,7 +96,7 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
     refuse_data_parallel('ddpg')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     env_fn = as_env_fn(env_fn, max_ep_len)
-    env = env_fn(); obs_space, act_space = env.observation_space, env.action_space; env.close()
+    obs_space, act_space, _ = env_spaces(env_fn)
     if not isinstance(act_space, gym.spaces.Box):
         raise ValueError(f"ddpg needs a Box (continuous) action space, got {act_space}: use dqn, or vpg/ppo/trpo.")
     ac = actor_critic(obs_space, act_space, **ac_kwargs)

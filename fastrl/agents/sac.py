@@ -16,7 +16,7 @@ from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTarg
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import (TwinCritic, TwinQLossProcessor, td_target, fused_adam, replay_schedule, check_learner_input,
                                check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
-from ..experiments.core import Experiment, as_env_fn, refuse_data_parallel
+from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
 
 # %% auto #0
 __all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha', 'AlphaLossProcessor',
@@ -231,8 +231,7 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     exp = Experiment(locals(), **logger_kwargs)
     refuse_data_parallel('sac')
     env_fn = as_env_fn(env_fn, max_ep_len)
-    env = env_fn(); obs_space, act_space = env.observation_space, env.action_space
-    name = env.spec.id if env.spec is not None else 'the env'; env.close()
+    obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, 'sac', name)
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     agent = SACAgent(ac.pi, start_steps=start_steps)

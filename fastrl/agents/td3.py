@@ -14,7 +14,7 @@ from ..pipes.core import ReplaceDp, InsertAfter, find_dps
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
 from ..memory.experience_replay import ExperienceReplay
 from ..learner.core import LearnerHead, LossCollector, get_target_model
-from ..experiments.core import Experiment, as_env_fn, refuse_data_parallel
+from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
 
 # %% auto #0
@@ -280,8 +280,7 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     exp = Experiment(locals(), **logger_kwargs)
     refuse_data_parallel('td3')
     env_fn = as_env_fn(env_fn, max_ep_len)
-    env = env_fn(); obs_space, act_space = env.observation_space, env.action_space
-    name = env.spec.id if env.spec is not None else 'the env'; env.close()
+    obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, 'td3', name)
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units

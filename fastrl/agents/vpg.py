@@ -198,10 +198,10 @@ class ClipBoxActions:
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int, algo:str)->tuple:
     "`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one learner batch per epoch."
-    from fastrl.experiments.core import as_env_fn
+    from fastrl.experiments.core import as_env_fn, env_spaces
     from fastrl.agents.policies import ActorCriticAgent
     env_fn = as_env_fn(env_fn, max_ep_len)
-    env = env_fn(); obs_space, act_space = env.observation_space, env.action_space; env.close()
+    obs_space, act_space, _ = env_spaces(env_fn)
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     agent = ActorCriticAgent(ac, algo=algo)
     local = steps_per_epoch // dp_world()[1]

@@ -22,8 +22,8 @@ from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, Batc
 from ..learner.core import set_agents_training
 
 # %% auto #0
-__all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_dataloaders', 'to_json', 'from_ref', 'dist_on', 'get_rank',
-           'get_world_size', 'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats',
+__all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'to_json', 'from_ref', 'dist_on',
+           'get_rank', 'get_world_size', 'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats',
            'run_test_episodes', 'spinup_columns', 'declared_titles', 'retitle', 'EpochAccumulator', 'SpinupTable',
            'ProgressFile', 'TensorBoardSink', 'encode', 'decode', 'env_state', 'load_env_state', 'graph_state',
            'load_graph_state', 'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint', 'CheckpointHook',
@@ -83,6 +83,12 @@ def _env_fn_from_bytes(b, max_ep_len, kwargs): return EnvFn(_cloud_loads(b), max
 def as_env_fn(env_fn, max_ep_len:int|None=None)->EnvFn:
     "An `EnvFn` from an env id, a callable or an `EnvFn`, with `max_ep_len` (keeps an `EnvFn`'s own limit when `None`)."
     return EnvFn(env_fn, max_ep_len)
+
+def env_spaces(env_fn)->tuple:
+    "`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry functions size their models from it."
+    env = env_fn(); spaces = env.observation_space, env.action_space
+    name = env.spec.id if env.spec is not None else 'the env'; env.close()
+    return (*spaces, name)
 
 # %% ../../nbs/20_experiments.core.ipynb #10530b30
 def env_dataloaders(env_fn, # Zero-argument env factory, env id or `EnvFn`

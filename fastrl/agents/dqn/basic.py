@@ -274,13 +274,13 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
         save_freq:int=1, # Save the model every this many epochs
        ):
     "DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; rl-zoo's CartPole-v1 defaults."
-    from fastrl.experiments.core import Experiment, as_env_fn, refuse_data_parallel
+    from fastrl.experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
     from fastrl.agents.core import _space_str
     from fastrl.agents.dqn.target import TargetNetwork
     exp = Experiment(locals(), **logger_kwargs)
     refuse_data_parallel('dqn')
     env_fn = as_env_fn(env_fn, max_ep_len)
-    env = env_fn(); obs_space, act_space = env.observation_space, env.action_space; env.close()
+    obs_space, act_space, _ = env_spaces(env_fn)
     if not isinstance(act_space, gym.spaces.Discrete):
         raise ValueError(f"dqn needs a Discrete action space, but the env has {_space_str(act_space)}. "
                          "For Box actions use ddpg, td3 or sac; vpg, ppo and trpo take both.")
