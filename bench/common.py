@@ -172,3 +172,16 @@ def cpu_report(rows, name):
     d = json.loads(out.read_text())
     d['cpu'] = dict(means_steps_per_cpu_s=means, ratio_per_seed={str(k): v for k, v in per_seed.items()}, ratio_mean=ratio)
     out.write_text(json.dumps(d, indent=2) + '\n')
+
+
+def offpolicy_main(description, runners, name, hp, quick):
+    "The command line of the off-policy Pendulum benchmarks: base flags plus --append/--learning_starts/--tag, then `run_saving`."
+    p = base_parser(description, methods=tuple(runners))
+    p.add_argument('--append', action='store_true', help='keep the runs already in the results file (other seeds)')
+    p.add_argument('--learning_starts', type=int, default=None, help='override HP learning_starts (speed-only runs)')
+    p.add_argument('--tag', default='', help='suffix of the results file name (e.g. speed)')
+    args = p.parse_args()
+    args.hp = dict(hp)
+    if args.learning_starts is not None: args.hp['learning_starts'] = args.learning_starts
+    if args.quick: args.steps, args.hp['learning_starts'] = quick['steps'], quick['learning_starts']
+    run_saving(runners, args, name + ('_quick' if args.quick else '') + (f'_{args.tag}' if args.tag else ''), hp=args.hp, append=args.append)

@@ -20,7 +20,7 @@ SB3 halves the critic loss (0.5 * sum of the two MSEs); fastrl uses the sum, as 
 """
 import torch
 
-from common import CPU_S, CPUTimer, base_parser, eval_seed, evaluate, run_saving, run_sb3_cpu, torch_policy
+from common import CPU_S, CPUTimer, eval_seed, evaluate, offpolicy_main, run_sb3_cpu, torch_policy
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(learning_rate=1e-3, buffer_size=1_000_000, learning_starts=100, batch_size=256, tau=0.005, gamma=0.99,
@@ -61,12 +61,4 @@ def run_fastrl(seed, args):
 
 
 if __name__ == '__main__':
-    p = base_parser(__doc__, methods=('sb3', 'fastrl'))
-    p.add_argument('--append', action='store_true', help='keep the runs already in the results file (other seeds)')
-    p.add_argument('--learning_starts', type=int, default=None, help='override HP learning_starts (speed-only runs)')
-    p.add_argument('--tag', default='', help='suffix of the results file name (e.g. speed)')
-    args = p.parse_args()
-    args.hp = dict(HP)
-    if args.learning_starts is not None: args.hp['learning_starts'] = args.learning_starts
-    if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
-    run_saving(dict(sb3=run_sb3_sac, fastrl=run_fastrl), args, 'sac_pendulum' + ('_quick' if args.quick else '') + (f'_{args.tag}' if args.tag else ''), hp=args.hp, append=args.append)
+    offpolicy_main(__doc__, dict(sb3=run_sb3_sac, fastrl=run_fastrl), 'sac_pendulum', HP, QUICK)
