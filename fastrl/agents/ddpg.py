@@ -15,11 +15,11 @@ import gymnasium as gym
 from torch.utils.data import IterDataPipe
 from ..core import SimpleStep, is_step
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
-from ..envs.gym import GymStepper, NStepper, FirstLastMerger
+from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
-                                 SoftTargetUpdater, get_target_model)
+                                 SoftTargetUpdater, get_target_model, check_nsteps)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter)
 
@@ -191,21 +191,6 @@ def _train_stepper(dls)->GymStepper|None:
     st = find_dps(dls[0], GymStepper)
     return st[0] if st else None
 
-def _check_nsteps(dls, nsteps:int, gamma:float|None)->float:
-    merger = find_dps(dls[0], FirstLastMerger)
-    steppers = find_dps(dls[0], NStepper)
-    n = steppers[0].n if steppers else 1
-    if n != nsteps:
-        raise ValueError(f"The learner has nsteps={nsteps} but the training dataloader makes {n}-step transitions: "
-                         f"pass nsteps={n} to the learner, or nsteps={nsteps} to GymTransformBlock.")
-    if n > 1 and not merger:
-        raise ValueError(f"nsteps={n} needs firstlast=True in GymTransformBlock: DDPG learns from merged n-step transitions.")
-    if merger:
-        if gamma is not None and gamma != merger[0].gamma:
-            raise ValueError(f"The learner's gamma={gamma} differs from the env pipe's n-step gamma={merger[0].gamma}; make them equal.")
-        return merger[0].gamma
-    return 0.99 if gamma is None else gamma
-
 def _check_critic(critic:nn.Module, dls):
     st = _train_stepper(dls)
     if st is None or not isinstance(st.action_space, gym.spaces.Box): return
@@ -243,7 +228,7 @@ def DDPGLearner(
     )->LearnerHead:
     "DDPG: a critic Q(s,a) learnt by TD on replayed transitions and an actor maximising it, with soft target networks."
     if batches is None: raise ValueError("DDPGLearner needs batches=N: the number of batches in an epoch.")
-    gamma = _check_nsteps(dls, nsteps, gamma)
+    gamma = check_nsteps(dls, nsteps, gamma, 'DDPG')
     _check_critic(critic, dls)
     t_actor, t_critic = deepcopy(actor), deepcopy(critic)   # CRITICAL: separate target networks
     pipe = LearnerBase(dls)

@@ -13,11 +13,11 @@ from torch.utils.data import IterDataPipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
-from ..envs.gym import GymStepper
+from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'BasicOptStepper',
-           'SoftTargetUpdater', 'get_target_model', 'evaluate_agent']
+           'SoftTargetUpdater', 'get_target_model', 'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(IterDataPipe):
@@ -143,6 +143,22 @@ def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=Non
     for up in find_dps(pipe, SoftTargetUpdater):
         if up.model is model: return up.target_model
     return model
+
+# %% ../../nbs/06_learner.core.ipynb #ad035422
+def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str)->float:
+    "The discount to bootstrap with; a clear error when `nsteps` or `gamma` disagree with the training env pipe."
+    merger, steppers = find_dps(dls[0], FirstLastMerger), find_dps(dls[0], NStepper)
+    n = steppers[0].n if steppers else 1
+    if n != nsteps:
+        raise ValueError(f"The learner has nsteps={nsteps} but the training dataloader makes {n}-step transitions: "
+                         f"pass nsteps={n} to the learner, or nsteps={nsteps} to GymTransformBlock.")
+    if n > 1 and not merger:
+        raise ValueError(f"nsteps={n} needs firstlast=True in GymTransformBlock: {algo} learns from merged n-step transitions.")
+    if merger:
+        if gamma is not None and gamma != merger[0].gamma:
+            raise ValueError(f"The learner's gamma={gamma} differs from the env pipe's n-step gamma={merger[0].gamma}; make them equal.")
+        return merger[0].gamma
+    return 0.99 if gamma is None else gamma
 
 # %% ../../nbs/06_learner.core.ipynb #893577e4
 def evaluate_agent(agent, env, episodes:int=10, seed:int=10_000, num_envs:int=1)->list:

@@ -12,17 +12,16 @@ import torch.nn.functional as F
 import gymnasium as gym
 from torch.utils.data import IterDataPipe
 from ...core import SimpleStep, Record, is_step
-from ...pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device, pipe_chain
-from ...envs.gym import NStepper, FirstLastMerger
+from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
 from ...memory.experience_replay import ExperienceReplay
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ...learner.core import LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper
+from ...learner.core import LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
 
 # %% auto #0
 __all__ = ['REPLAY_SKIP', 'mlp', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'td_target', 'QTarget', 'TargetCalc',
-           'QLossProcessor', 'check_nsteps', 'DQNLearner', 'dqn']
+           'QLossProcessor', 'DQNLearner', 'dqn']
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
 def mlp(sizes:list, activation_fn=nn.ReLU)->nn.Sequential:
@@ -186,21 +185,6 @@ class QLossProcessor(IterDataPipe):
             yield o.step
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #8fda71bd
-def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str='DQN')->float:
-    "The discount to bootstrap with; a clear error when `nsteps` or `gamma` disagree with the training env pipe."
-    merger, steppers = find_dps(dls[0], FirstLastMerger), find_dps(dls[0], NStepper)
-    n = steppers[0].n if steppers else 1
-    if n != nsteps:
-        raise ValueError(f"The learner has nsteps={nsteps} but the training dataloader makes {n}-step transitions: "
-                         f"pass nsteps={n} to the learner, or nsteps={nsteps} to GymTransformBlock.")
-    if n > 1 and not merger:
-        raise ValueError(f"nsteps={n} needs firstlast=True in GymTransformBlock: {algo} learns from merged n-step transitions.")
-    if merger:
-        if gamma is not None and gamma != merger[0].gamma:
-            raise ValueError(f"The learner's gamma={gamma} differs from the env pipe's n-step gamma={merger[0].gamma}; make them equal.")
-        return merger[0].gamma
-    return 0.99 if gamma is None else gamma
-
 REPLAY_SKIP = ('image', 'total_reward', 'env_id', 'proc_id', 'step_n', 'episode_n', 'raw_action', 'truncated')
 
 def DQNLearner(
@@ -226,7 +210,7 @@ def DQNLearner(
     )->LearnerHead:
     "DQN: Q(s,a) regressed on the one-step (or n-step) Q-learning target over replayed transitions."
     if batches is None: raise ValueError("DQNLearner needs batches=N: the number of batches in an epoch.")
-    gamma = check_nsteps(dls, nsteps, gamma)
+    gamma = check_nsteps(dls, nsteps, gamma, 'DQN')
     pipe = LearnerBase(dls)
     pipe = BatchCollector(pipe, batches=batches)
     pipe = EpocherCollector(pipe)
