@@ -13,7 +13,7 @@ from torch import nn, Tensor
 import torch.nn.functional as F
 import gymnasium as gym
 from torch.utils.data import IterDataPipe
-from ..core import SimpleStep, is_step
+from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay
@@ -160,9 +160,12 @@ def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float
 class CriticLossProcessor(IterDataPipe):
     "For each batch: yields `{'loss': MSE(Q(s,a), y), 'title': 'critic-loss'}`, then the batch."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
-                 gamma:float=0.99, loss_func=F.mse_loss, title:str='critic-loss'):
+                 gamma:float=0.99, loss_func=F.mse_loss, title:str='critic-loss',
+                 qvals_title:str|None=None): # When given, also yields `Record(qvals_title, mean Q(s,a))` per batch
         self.source_datapipe,self.critic,self.actor,self.gamma,self.loss_func,self.title = source_datapipe,critic,actor,gamma,loss_func,title
-        self.t_critic,self.t_actor = t_critic,t_actor
+        self.t_critic,self.t_actor,self.qvals_title = t_critic,t_actor,qvals_title
+    @property
+    def titles(self)->tuple: return (self.qvals_title,) if self.qvals_title else ()
     def __iter__(self):
         t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)
         t_actor = get_target_model(self.actor, self.source_datapipe, self.t_actor)
@@ -170,6 +173,7 @@ class CriticLossProcessor(IterDataPipe):
             if not is_step(b): yield b; continue
             y = ddpg_target(b, t_actor, t_critic, self.gamma)
             q = self.critic(b.state, b.action).squeeze(-1)
+            if self.qvals_title: yield Record(self.qvals_title, q.detach().mean())
             yield {'loss': self.loss_func(q, y), 'title': self.title}
             yield b
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 import torch
 from torch import nn, Tensor
 import gymnasium as gym
-from ..core import Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, find_dp
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
-from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor, ddpg_target
-from ..learner.core import get_target_model
+from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor
 from ..memory.experience_replay import ExperienceReplay
 from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, retitle
 
@@ -58,17 +56,7 @@ class MLPActorCritic(nn.Module):
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #bead3906
 class QValsCriticLoss(CriticLossProcessor):
     "`CriticLossProcessor` that also yields `Record('QVals', mean Q(s,a))` for each batch."
-    titles = ('QVals',)
-    def __iter__(self):
-        t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)
-        t_actor = get_target_model(self.actor, self.source_datapipe, self.t_actor)
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            y = ddpg_target(b, t_actor, t_critic, self.gamma)
-            q = self.critic(b.state, b.action).squeeze(-1)
-            yield Record('QVals', q.detach().mean())
-            yield {'loss': self.loss_func(q, y), 'title': self.title}
-            yield b
+    def __init__(self, *args, **kwargs): super().__init__(*args, **{'qvals_title': 'QVals', **kwargs})
 
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #228bf631
 def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
