@@ -3,6 +3,8 @@
 Every method trains with rl-zoo's CartPole-v1 hyper-parameters `HP` (hyperparams/dqn.yml of DLR-RM/rl-baselines3-zoo)
 for `--steps` env steps on one env:
   sb3      -- `stable_baselines3.DQN`;
+  hand     -- a plain PyTorch loop of the same updates (numpy-backed tensor replay, fused Adam): the speed floor
+              that no framework on top of PyTorch beats by much, measured in the same run;
   fastrl   -- `DQNLearner` + the `TargetNetwork` augmentation (Huber loss, grad-norm clip 10, as SB3);
   double   -- fastrl + `DoubleDQN()`;
   dueling  -- fastrl with a `DuelingDQN` Q-network;
@@ -12,6 +14,7 @@ and the mean return of the greedy policy over 10 episodes on a separately seeded
 per seed, all at `torch.set_num_threads(--threads)`. Prints markdown tables, writes bench/results/<--name>.json.
 
     .venv/bin/python bench/dqn_cartpole.py --seeds 0 1 2 --only sb3 fastrl                         # DQN vs SB3
+    .venv/bin/python bench/dqn_cartpole.py --seeds 0 --only sb3 hand fastrl --name dqn_cartpole_speed    # + speed floor
     .venv/bin/python bench/dqn_cartpole.py --seeds 0 1 2 --only double dueling c51 --name dqn_cartpole_variants
     .venv/bin/python bench/dqn_cartpole.py --quick                                                  # smoke test
 
@@ -23,8 +26,12 @@ over `exploration_fraction * steps` transitions in both. Differences: SB3 acts u
 `learning_starts` steps (fastrl: epsilon-greedy, epsilon ~0.9 then) and SB3 rounds the run up to a multiple of
 `train_freq` (50,176 steps for 50k).
 """
+import copy
+
 import numpy as np
 import torch
+import torch.nn.functional as F
+from torch import nn
 
 from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run_sb3
 
@@ -34,7 +41,7 @@ HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_sta
           exploration_final_eps=0.04, net_arch=[256, 256])
 C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
 QUICK = dict(steps=3_000, learning_starts=500)
-METHODS = ('sb3', 'fastrl', 'double', 'dueling', 'c51')
+METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'c51')
 
 
 def run_sb3_dqn(seed, args):
@@ -45,6 +52,47 @@ def run_sb3_dqn(seed, args):
                    target_update_interval=hp['target_update_interval'], train_freq=hp['train_freq'],
                    gradient_steps=hp['gradient_steps'], exploration_fraction=hp['exploration_fraction'],
                    exploration_final_eps=hp['exploration_final_eps'], policy_kwargs=dict(net_arch=hp['net_arch']))
+
+
+def run_hand(seed, args):
+    "Plain PyTorch DQN with SB3's schedule: epsilon-greedy, `gradient_steps` Huber-loss updates every `train_freq` steps."
+    import gymnasium as gym
+    hp = args.hp
+    torch.manual_seed(seed)
+    env = gym.make(args.env); env.action_space.seed(seed)
+    n_obs, n_act = env.observation_space.shape[0], int(env.action_space.n)
+    sizes = [n_obs, *hp['net_arch']]
+    q = nn.Sequential(*[m for a, b in zip(sizes[:-1], sizes[1:]) for m in (nn.Linear(a, b), nn.ReLU())], nn.Linear(sizes[-1], n_act))
+    q_t, opt = copy.deepcopy(q), torch.optim.Adam(q.parameters(), lr=hp['learning_rate'], fused=True)
+    N = min(hp['buffer_size'], args.steps)
+    buf = dict(obs=torch.zeros(N, n_obs), act=torch.zeros(N, dtype=torch.long), rew=torch.zeros(N),
+               next_obs=torch.zeros(N, n_obs), term=torch.zeros(N))
+    view = {k: v.numpy() for k, v in buf.items()}   # numpy views: cheap single-row writes
+    decay, rng = hp['exploration_fraction'] * args.steps, np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    with Timer() as t:
+        for step in range(args.steps):
+            eps = max(hp['exploration_final_eps'], 1 - step / decay * (1 - hp['exploration_final_eps']))
+            if step < hp['learning_starts'] or rng.random() < eps: act = int(env.action_space.sample())
+            else:
+                with torch.no_grad(): act = int(q(torch.as_tensor(obs)[None]).argmax())
+            next_obs, rew, term, trunc, _ = env.step(act)
+            i = step % N
+            view['obs'][i], view['act'][i], view['rew'][i], view['next_obs'][i], view['term'][i] = obs, act, rew, next_obs, term
+            obs = env.reset()[0] if term or trunc else next_obs
+            if (step + 1) % hp['train_freq'] == 0 and step + 1 > hp['learning_starts']:
+                q_t.load_state_dict(q.state_dict())   # target_update_interval <= train_freq: one copy per round
+                for _ in range(hp['gradient_steps']):
+                    idx = torch.randint(min(step + 1, N), (hp['batch_size'],))
+                    b = {k: v[idx] for k, v in buf.items()}
+                    with torch.no_grad(): y = b['rew'] + hp['gamma'] * (1 - b['term']) * q_t(b['next_obs']).max(1).values
+                    loss = F.smooth_l1_loss(q(b['obs']).gather(1, b['act'][:, None]).squeeze(1), y)
+                    opt.zero_grad(); loss.backward(); nn.utils.clip_grad_norm_(q.parameters(), 10.); opt.step()
+    env.close()
+
+    @torch.no_grad()
+    def policy(o): return int(q(torch.as_tensor(o, dtype=torch.float32)[None]).argmax(-1))
+    return args.steps / t.s, evaluate(policy, args.env, eval_seed(seed))
 
 
 def target_sync(hp):
@@ -99,8 +147,8 @@ def parser(doc, env_id, steps, methods=METHODS, name='dqn_cartpole'):
 def main(doc, env_id, hp, steps, name, methods=METHODS):
     args = parser(doc, env_id, steps, methods, name).parse_args()
     args.hp = dict(hp)
-    if args.quick: args.steps, args.hp['learning_starts'] = QUICK['steps'], QUICK['learning_starts']
-    runners = dict(sb3=run_sb3_dqn, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
+    if args.quick: args.steps, args.hp['learning_starts'], args.name = QUICK['steps'], QUICK['learning_starts'], args.name + '_quick'
+    runners = dict(sb3=run_sb3_dqn, hand=run_hand, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
                    dueling=lambda s, a: run_fastrl(s, a, 'dueling'), c51=lambda s, a: run_fastrl(s, a, 'c51'))
     rows, seeds = [], args.seeds
     for seed in seeds:   # the JSON is rewritten after every seed, so finished seeds survive an interrupted run

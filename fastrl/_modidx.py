@@ -861,6 +861,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'fastrl.learner.core.get_target_model': ( 'learner.core.html#get_target_model',
                                                                                'fastrl/learner/core.py'),
                                      'fastrl.learner.core.is_loss': ('learner.core.html#is_loss', 'fastrl/learner/core.py'),
+                                     'fastrl.learner.core.make_optimizer': ('learner.core.html#make_optimizer', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core.set_agents_training': ( 'learner.core.html#set_agents_training',
                                                                                   'fastrl/learner/core.py')},
             'fastrl.loggers.core': { 'fastrl.loggers.core.BatchCollector': ('loggers.core.html#batchcollector', 'fastrl/loggers/core.py'),

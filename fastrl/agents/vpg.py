@@ -13,7 +13,7 @@ from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -97,7 +97,7 @@ class VPGPolicyLoss(IterDataPipe):
     loss_fn = staticmethod(vpg_loss_pi)
     def __init__(self, source_datapipe, ac:nn.Module, pi_lr:float=3e-4, opt=None):
         self.source_datapipe,self.ac = source_datapipe,ac
-        self.opt = opt or torch.optim.Adam(ac.pi.parameters(), lr=pi_lr)
+        self.opt = opt or make_optimizer(ac.pi.parameters(), pi_lr)
     def __iter__(self):
         for r in self.source_datapipe:
             if not is_rollout(r): yield r; continue
@@ -120,7 +120,7 @@ class ValueLoss(IterDataPipe):
     titles = ('LossV', 'DeltaLossV')
     def __init__(self, source_datapipe, ac:nn.Module, vf_lr:float=1e-3, train_v_iters:int=80, mb_size:int|None=None, opt=None):
         self.source_datapipe,self.ac,self.train_v_iters,self.mb_size = source_datapipe,ac,train_v_iters,mb_size
-        self.opt = opt or torch.optim.Adam(ac.v.parameters(), lr=vf_lr)
+        self.opt = opt or make_optimizer(ac.v.parameters(), vf_lr)
     def loss(self, r:Rollout)->Tensor: return ((self.ac.v(r.obs) - r.ret)**2).mean()
     def __iter__(self):
         for r in self.source_datapipe:

@@ -16,8 +16,8 @@ from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
-__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'BasicOptStepper',
-           'SoftTargetUpdater', 'get_target_model', 'check_nsteps', 'evaluate_agent']
+__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
+           'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model', 'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(IterDataPipe):
@@ -99,12 +99,18 @@ class LossCollector(IterDataPipe):
         ax.plot(torch.stack(self.main_buffers[0]).cpu().numpy()); ax.set_title(title or self.title); ax.set_xlabel('batch')
         return ax
 
+def make_optimizer(params, lr:float, opt=torch.optim.Adam, **opt_kwargs)->torch.optim.Optimizer:
+    "`opt(params, lr=lr, ...)` using its fused kernel where `opt` has one (Adam, AdamW, SGD), else its multi-tensor (`foreach`) kernels: the same update in fewer kernel calls."
+    ps = inspect.signature(opt).parameters
+    if 'fused' in ps and not opt_kwargs.get('foreach'): opt_kwargs.setdefault('fused', True)
+    elif 'foreach' in ps and not opt_kwargs.get('fused'): opt_kwargs.setdefault('foreach', True)
+    return opt(params, lr=lr, **opt_kwargs)
+
 class BasicOptStepper(IterDataPipe):
     "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
         self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
-        if 'foreach' in inspect.signature(opt).parameters: opt_kwargs.setdefault('foreach', True)  # one multi-tensor kernel per op, also on CPU
-        self.opt = opt(model.parameters(), lr=lr, **opt_kwargs)
+        self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue

@@ -28,12 +28,14 @@ class ReplayStorage:
         if self.buf is None: self._alloc(step)
         B = step.bs
         if B > self.max_sz: step, B = step[slice(B-self.max_sz, None)], self.max_sz
-        idx = (self.ptr + torch.arange(B, device=self.device)) % self.max_sz
+        p, end, n = self.ptr, self.ptr + B, self.max_sz
         for k,b in self.buf.items():
             v = getattr(step, k)
             if v is None: raise ValueError(f"ReplayStorage: step batch has no '{k}' field, which earlier batches had.")
-            b[idx] = v.to(self.device, non_blocking=True)
-        self.ptr = (self.ptr + B) % self.max_sz
+            if v.device != b.device: v = v.to(b.device, non_blocking=True)
+            if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
+            else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
+        self.ptr = end % n
         self.size = min(self.size + B, self.max_sz)
 
     def sample(self, bs:int, generator=None)->SimpleStep:
