@@ -8,7 +8,7 @@ import math
 import numpy as np
 import torch
 from torch import nn, Tensor
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 import gymnasium as gym
 from ..core import SimpleStep
 from ..pipes.core import pipe_chain, GRAPH_VERSION
@@ -18,7 +18,7 @@ __all__ = ['AgentBase', 'AgentHead', 'StepFieldSelector', 'SimpleModelRunner', '
            'ExplorationBase', 'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
 
 # %% ../../nbs/07_agents.core.ipynb #0c093683
-class AgentBase(IterDataPipe):
+class AgentBase(Pipe):
     "Source of an agent chain: yields the step batch `AgentHead` put in."
     def __init__(self, model:nn.Module|None=None, logger_bases:list|None=None):
         self.model,self.logger_bases = model,list(logger_bases or [])
@@ -28,7 +28,7 @@ class AgentBase(IterDataPipe):
 
 def _space_str(s)->str: return f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}" if not isinstance(s, gym.spaces.Discrete) else f"Discrete({s.n})"
 
-class AgentHead(IterDataPipe):
+class AgentHead(Pipe):
     "End of an agent chain: `act(step_batch)` returns the actions for all lanes; `agent(steps)` yields one action per unbatched step."
     is_agent_head = True
     def __init__(self, source_datapipe, action_spaces:tuple=(), algo:str='this agent', alternatives:str=''):
@@ -72,13 +72,13 @@ class AgentHead(IterDataPipe):
             if dp is not self and hasattr(dp, 'bind_env'): dp.bind_env(observation_space, action_space, env_name)
 
 # %% ../../nbs/07_agents.core.ipynb #7c1996d2
-class StepFieldSelector(IterDataPipe):
+class StepFieldSelector(Pipe):
     "Yields field `field` of each step batch (default: the observation `state`)."
     def __init__(self, source_datapipe, field:str='state'): self.source_datapipe,self.field = source_datapipe,field
     def __iter__(self):
         for step in self.source_datapipe: yield getattr(step, self.field)
 
-class SimpleModelRunner(IterDataPipe):
+class SimpleModelRunner(Pipe):
     "Yields `model(x)` for each input batch `x`, without gradients, on the model's device."
     def __init__(self, source_datapipe, model:nn.Module, device=None):
         self.source_datapipe,self.model = source_datapipe,model
@@ -106,7 +106,7 @@ class SimpleModelRunner(IterDataPipe):
 def _box_bounds(space, device=None):
     return (torch.as_tensor(space.low, dtype=torch.float32, device=device), torch.as_tensor(space.high, dtype=torch.float32, device=device))
 
-class ActionClip(IterDataPipe):
+class ActionClip(Pipe):
     "Clips actions to `[clip_min, clip_max]` (from the env's Box action space unless given)."
     def __init__(self, source_datapipe, clip_min=-1., clip_max=1., from_env:bool=True):
         self.source_datapipe,self.clip_min,self.clip_max,self.from_env = source_datapipe,clip_min,clip_max,from_env
@@ -118,21 +118,21 @@ class ActionClip(IterDataPipe):
             if isinstance(lo, Tensor) and lo.device != a.device: self.clip_min,self.clip_max = lo,hi = lo.to(a.device),hi.to(a.device)
             yield torch.clamp(a, lo, hi)
 
-class ActionUnbatcher(IterDataPipe):
+class ActionUnbatcher(Pipe):
     "Removes the batch dimension `AgentBase` added for the single-step API; action batches of env lanes pass unchanged."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         base = pipe_chain(self)[0]
         for a in self.source_datapipe: yield a[0] if base.single else a
 
-class NumpyConverter(IterDataPipe):
+class NumpyConverter(Pipe):
     "Yields each tensor as a (CPU) numpy array, as gymnasium expects actions."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         for a in self.source_datapipe: yield a.detach().cpu().numpy()
 
 # %% ../../nbs/07_agents.core.ipynb #bfd48ca9
-class ExplorationBase(IterDataPipe):
+class ExplorationBase(Pipe):
     "Shared by exploration pipes: epsilon decay, train/eval mode, action scale from the env."
     def __init__(self, source_datapipe, min_epsilon:float=0.2, max_epsilon:float=1., max_steps:int=100,
                  explore_on_val:bool=False, decrement_on_val:bool=False):
@@ -174,7 +174,7 @@ class GaussianNoise(ExplorationBase):
         self.std = std
     def noise(self, a): return self.std * torch.randn_like(a)
 
-class UniformWarmup(IterDataPipe):
+class UniformWarmup(Pipe):
     "Replaces actions by uniform random ones in the env's Box bounds for the first `steps` transitions (training only)."
     def __init__(self, source_datapipe, steps:int=10_000):
         self.source_datapipe,self.steps,self.n,self.training = source_datapipe,steps,0,True

@@ -12,7 +12,7 @@ import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
 import gymnasium as gym
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper
@@ -157,7 +157,7 @@ def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float
         k = b.n_steps if b.n_steps is not None else 1
         return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
 
-class CriticLossProcessor(IterDataPipe):
+class CriticLossProcessor(Pipe):
     "For each batch: yields `{'loss': MSE(Q(s,a), y), 'title': 'critic-loss'}`, then the batch."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
                  gamma:float=0.99, loss_func=F.mse_loss, title:str='critic-loss',
@@ -178,7 +178,7 @@ class CriticLossProcessor(IterDataPipe):
             yield b
 
 # %% ../../nbs/10_agents.ddpg.ipynb #6c584b72
-class ActorLossProcessor(IterDataPipe):
+class ActorLossProcessor(Pipe):
     "For each batch: yields `{'loss': -mean Q(s, mu(s)), 'title': 'actor-loss'}`, then the batch."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, title:str='actor-loss'):
         self.source_datapipe,self.critic,self.actor,self.title = source_datapipe,critic,actor,title

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 from torch import nn, Tensor
 from torch.distributions import Categorical, Normal
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 import gymnasium as gym
 from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
@@ -99,7 +99,7 @@ class MLPActorCritic(nn.Module):
     def act(self, obs)->np.ndarray: return self.step(obs)[0]
 
 # %% ../../nbs/14_agents.policies.ipynb #4476713b
-class PolicySampler(IterDataPipe):
+class PolicySampler(Pipe):
     "Yields `ac.pi.sample(obs)` in training mode, `ac.pi.mode(obs)` (clipped to a Box's bounds) in evaluation mode."
     def __init__(self, source_datapipe, ac:nn.Module, device=None):
         self.source_datapipe,self.ac,self.training,self.low,self.high = source_datapipe,ac,True,None,None

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import torch
 from torch import nn, Tensor
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import Record
 from ..pipes.core import ReplaceDp
 from ..memory.advantage_buffer import Rollout, is_rollout
@@ -85,7 +85,7 @@ def PPOLearner(
     return VPGLearner(ac, dls, dp_augmentation_fns=[ppo] + list(dp_augmentation_fns or []), **kwargs)
 
 # %% ../../nbs/16_agents.ppo.ipynb #c9672c92
-class LinearAnneal(IterDataPipe):
+class LinearAnneal(Pipe):
     "Before each epoch's update, scale the optimisers' learning rates and PPO's `clip_ratio` by `1 - k/epochs`."
     def __init__(self, source_datapipe, epochs:int, opts:list=(), clip_pipes:list=()):
         self.source_datapipe,self.epochs,self.opts,self.clip_pipes,self.k = source_datapipe,epochs,list(opts),list(clip_pipes),0

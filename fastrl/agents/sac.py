@@ -8,7 +8,7 @@ import math
 import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, remove_dp
 from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
@@ -90,7 +90,7 @@ class Alpha(nn.Module):
         self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha)), requires_grad=learnable)
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
-class AlphaLossProcessor(IterDataPipe):
+class AlphaLossProcessor(Pipe):
     "After each batch's `Record('LogPi', mean log pi)`, yields `{'loss': -log_alpha (mean log pi + target_entropy), 'title': 'LossAlpha'}` before the batch."
     def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha'):
         self.source_datapipe,self.alpha,self.target_entropy,self.title = source_datapipe,alpha,target_entropy,title
@@ -119,7 +119,7 @@ class SACCriticLossProcessor(TwinQLossProcessor):
     def target(self, b): return sac_target(b, self.actor, self.t_critic, self.gamma, self.alpha())
 
 # %% ../../nbs/12_agents.sac.ipynb #de385e54
-class SACActorLossProcessor(IterDataPipe):
+class SACActorLossProcessor(Pipe):
     "For each batch: yields `Record('LogPi')`, `Record('Alpha')`, `{'loss': mean(alpha log pi - min_i Q_i(s, a~)), 'title': 'LossPi'}`, then the batch."
     @property
     def titles(self)->tuple: return (self.title, 'LogPi', 'Alpha')

@@ -8,7 +8,7 @@ import math
 import torch
 from torch import nn, Tensor
 import gymnasium as gym
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, find_dps
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
@@ -121,7 +121,7 @@ def td3_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float,
         return td_target(b, q_next, gamma)
 
 # %% ../../nbs/11_agents.td3.ipynb #63f2cdd5
-class TwinQLossProcessor(IterDataPipe):
+class TwinQLossProcessor(Pipe):
     "For each batch: yields `Record('Q1Vals')`, `Record('Q2Vals')`, `{'loss': sum_i MSE(Q_i(s,a), y), 'title': 'LossQ'}`, then the batch."
     @property
     def titles(self)->tuple: return (self.title, 'Q1Vals', 'Q2Vals')

@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 from torch import nn, Tensor
 import torch.distributed as dist
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import Record
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
@@ -59,7 +59,7 @@ def is_opt_loss(o)->bool: return isinstance(o, dict) and 'loss' in o and 'opt' i
 
 def _opt_params(opt): return [p for g in opt.param_groups for p in g['params']]
 
-class LossBackward(IterDataPipe):
+class LossBackward(Pipe):
     "For each loss dict `{'loss', 'opt'}`: zero the gradients of `opt`'s parameters and back-propagate `loss`."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
@@ -67,7 +67,7 @@ class LossBackward(IterDataPipe):
             if is_opt_loss(o): o['opt'].zero_grad(set_to_none=True); o['loss'].backward()
             yield o
 
-class GradAllReducer(IterDataPipe):
+class GradAllReducer(Pipe):
     "For each loss dict: average the gradients of `opt`'s parameters over data-parallel ranks (no-op when not distributed)."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
@@ -75,7 +75,7 @@ class GradAllReducer(IterDataPipe):
             if is_opt_loss(o): avg_grads(_opt_params(o['opt']))   # CRITICAL: every rank steps with the same averaged gradient
             yield o
 
-class OptimizerStepper(IterDataPipe):
+class OptimizerStepper(Pipe):
     "For each loss dict: (optionally clip the gradient norm and) step `opt`; the dict is dropped, other items pass."
     def __init__(self, source_datapipe, max_grad_norm:float|None=None): self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
     def __iter__(self):
@@ -91,7 +91,7 @@ def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
     loss = -(logp * r.adv).mean()
     return loss, dict(kl=(r.logp - logp).mean().detach(), ent=pi.entropy().mean().detach())
 
-class VPGPolicyLoss(IterDataPipe):
+class VPGPolicyLoss(Pipe):
     "For each `Rollout`: one policy-gradient step on `vpg_loss_pi` (a loss dict), then records; the rollout passes on."
     titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy')
     loss_fn = staticmethod(vpg_loss_pi)
@@ -115,7 +115,7 @@ def minibatches(n:int, mb_size:int|None):
     perm = torch.randperm(n)
     for i in range(0, n, mb_size): yield perm[i:i+mb_size]
 
-class ValueLoss(IterDataPipe):
+class ValueLoss(Pipe):
     "For each `Rollout`: `train_v_iters` passes of MSE regression of `ac.v(obs)` on `ret` (loss dicts), then records."
     titles = ('LossV', 'DeltaLossV')
     def __init__(self, source_datapipe, ac:nn.Module, vf_lr:float=1e-3, train_v_iters:int=80, mb_size:int|None=None, opt=None):

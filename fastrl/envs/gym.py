@@ -10,6 +10,7 @@ import numpy as np
 import torch
 from torch import Tensor
 from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
 from ..core import SimpleStep, is_step
@@ -48,7 +49,7 @@ def _as_tensor(a)->Tensor:
     a = np.array(a)
     return torch.from_numpy(a.astype(np.float32) if a.dtype == np.float64 else a)
 
-class GymStepper(IterDataPipe):
+class GymStepper(Pipe):
     "Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step."
     def __init__(self,
                  source_datapipe, # Yields env ids or env factories, e.g. `ListSource(['Pendulum-v1'])`
@@ -155,7 +156,7 @@ class _StepRing:
             for j,k in enumerate(ks): w[k] = g[..., j]
         return w
 
-class NStepper(IterDataPipe):
+class NStepper(Pipe):
     "Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`."
     def __init__(self, source_datapipe, n:int=1):
         if n < 1: raise ValueError(f"NStepper needs n >= 1, got {n}.")
@@ -192,7 +193,7 @@ class NStepper(IterDataPipe):
             yield SimpleStep(**w)
 
 # %% ../../nbs/02_envs.gym.ipynb #1b4199fd
-class NSkipper(IterDataPipe):
+class NSkipper(Pipe):
     "Keeps windows (or raw steps) whose first step index in the episode is a multiple of `n`."
     def __init__(self, source_datapipe, n:int=1):
         if n < 1: raise ValueError(f"NSkipper needs n >= 1, got {n}.")
@@ -206,7 +207,7 @@ class NSkipper(IterDataPipe):
             if keep.all(): yield step
             elif keep.any(): yield step[keep]
 
-class FirstLastMerger(IterDataPipe):
+class FirstLastMerger(Pipe):
     "Merges each n-step window into one transition with the discounted reward sum."
     def __init__(self, source_datapipe, gamma:float=0.99): self.source_datapipe,self.gamma = source_datapipe,gamma
 
@@ -242,7 +243,7 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
     return out
 
 # %% ../../nbs/02_envs.gym.ipynb #8953459a
-class StepLister(IterDataPipe):
+class StepLister(Pipe):
     "Groups `bs` consecutive step batches into a list; other items pass through."
     def __init__(self, source_datapipe, bs:int=1): self.source_datapipe,self.bs = source_datapipe,bs
     def __iter__(self):

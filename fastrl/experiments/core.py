@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch import nn, Tensor
 from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 import gymnasium as gym
 from fastcore.all import L
 from ..core import Record, SimpleStep, set_seed
@@ -197,7 +198,7 @@ def stat_records(name:str, xs:list, average_only:bool=False)->list:
     if average_only: return [Record(name, st['mean'])]
     return [Record(f'Average{name}', st['mean']), Record(f'Std{name}', st['std']), Record(f'Max{name}', st['max']), Record(f'Min{name}', st['min'])]
 
-class EpochStats(IterDataPipe):
+class EpochStats(Pipe):
     "Counts transitions and finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records."
     titles = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'EpLen', 'TotalEnvInteracts', 'Time')
     def __init__(self, source_datapipe,

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import inspect
 import torch
 from torch import nn
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
@@ -20,7 +20,7 @@ __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', '
            'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model', 'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
-class LearnerBase(IterDataPipe):
+class LearnerBase(Pipe):
     "Source of a learner chain: yields the items of the training dataloader, continuing across `fit` calls."
     def __init__(self, dls):
         self.dls = list(dls)
@@ -37,7 +37,7 @@ def set_agents_training(pipe, mode:bool):
     for h in heads: h.train(mode)
     return list(zip(heads, prev))
 
-class LearnerHead(IterDataPipe):
+class LearnerHead(Pipe):
     "End of a learner chain: `fit(epochs)` trains, `validate()` evaluates on `dls[1]`."
     def __init__(self, source_datapipe):
         self.source_datapipe = source_datapipe
@@ -66,7 +66,7 @@ class LearnerHead(IterDataPipe):
     def show(self): print(pipeline_str(self))
 
 # %% ../../nbs/06_learner.core.ipynb #b09740d3
-class StepBatcher(IterDataPipe):
+class StepBatcher(Pipe):
     "Concatenates lists of step batches into one `SimpleStep`; moves batches to `device` when set."
     def __init__(self, source_datapipe, device=None): self.source_datapipe,self.device = source_datapipe,device
     def __iter__(self):
@@ -78,7 +78,7 @@ class StepBatcher(IterDataPipe):
 # %% ../../nbs/06_learner.core.ipynb #95b252bc
 def is_loss(o)->bool: return isinstance(o, dict) and 'loss' in o
 
-class LossCollector(IterDataPipe):
+class LossCollector(Pipe):
     "Yields `Record(title, loss)` for each loss dict and passes the dict on."
     def __init__(self, source_datapipe, title:str='loss', main_buffers:list|None=None, filter:bool=False):
         self.source_datapipe,self.title,self.main_buffers,self.filter = source_datapipe,title,main_buffers,filter
@@ -106,7 +106,7 @@ def make_optimizer(params, lr:float, opt=torch.optim.Adam, **opt_kwargs)->torch.
     elif 'foreach' in ps and not opt_kwargs.get('fused'): opt_kwargs.setdefault('foreach', True)
     return opt(params, lr=lr, **opt_kwargs)
 
-class BasicOptStepper(IterDataPipe):
+class BasicOptStepper(Pipe):
     "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
         self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
@@ -120,7 +120,7 @@ class BasicOptStepper(IterDataPipe):
             self.opt.step()
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
-class SoftTargetUpdater(IterDataPipe):
+class SoftTargetUpdater(Pipe):
     "Every `target_sync` step batches: target <- tau*model + (1-tau)*target."
     def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001, target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync

@@ -8,6 +8,7 @@ from collections import deque
 import pandas as pd
 import torch
 from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from fastprogress.fastprogress import master_bar, progress_bar
 from ..core import SimpleStep, Record, is_step, as_float
 from ..pipes.core import find_dps
@@ -17,7 +18,7 @@ __all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker',
            'RollingRewardCollector', 'LoggerBase', 'ProgressBarLogger']
 
 # %% ../../nbs/05_loggers.core.ipynb #c7a626e6
-class BatchCollector(IterDataPipe):
+class BatchCollector(Pipe):
     "Yields each item, then `Record('batch', b)` once downstream is done with it; `b` runs 1..`batches`."
     title = 'batch'
     def __init__(self, source_datapipe, batches:int=1000):
@@ -30,7 +31,7 @@ class BatchCollector(IterDataPipe):
             self.batch = self.batch % self.batches + 1
             yield Record(self.title, self.batch)
 
-class EpocherCollector(IterDataPipe):
+class EpocherCollector(Pipe):
     "Yields `Record('epoch', e)` after every `batches` batch records; stops after `n_epochs` epochs per iteration."
     title = 'epoch'
     def __init__(self, source_datapipe, epochs:int=0):
@@ -73,7 +74,7 @@ class EpisodeTracker:
                 self.last[key] = int(ep[i]); out.append(float(step.total_reward[i]))
         return out
 
-class EpisodeEndCollector(IterDataPipe):
+class EpisodeEndCollector(Pipe):
     "Passes items on; after a step batch that finishes episodes, yields `Record(title, self.value(new_returns))`."
     title = 'episode_end'
     def __init__(self, source_datapipe): self.source_datapipe,self.tracker = source_datapipe,EpisodeTracker()
@@ -100,7 +101,7 @@ class RollingRewardCollector(EpisodeEndCollector):
         self.returns.extend(new_returns); return sum(self.returns)/len(self.returns)
 
 # %% ../../nbs/05_loggers.core.ipynb #bed735d4
-class LoggerBase(IterDataPipe):
+class LoggerBase(Pipe):
     "Passes items through, calling `log` on every `Record` in the stream or pushed to it."
     def __init__(self, source_datapipe=None): self.source_datapipe,self.pushed = source_datapipe,deque(maxlen=10_000)
     def connect(self, source_datapipe):

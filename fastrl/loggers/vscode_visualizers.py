@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 import io, base64
 import numpy as np
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from .core import iter_steps
 
 # %% auto #0
@@ -40,7 +40,7 @@ def in_notebook()->bool:
         return get_ipython() is not None and 'IPKernelApp' in get_ipython().config
     except Exception: return False
 
-class VideoCollector(IterDataPipe):
+class VideoCollector(Pipe):
     "Collects `step.image` of lane `lane`; at the end of a run shows the animation in a notebook and/or saves a GIF."
     def __init__(self, source_datapipe, path=None, fps:int=30, lane:int=0, max_frames:int=2000, show:bool=True):
         self.source_datapipe,self.path,self.fps,self.lane,self.max_frames,self.show = source_datapipe,path,fps,lane,max_frames,show

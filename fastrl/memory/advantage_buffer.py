@@ -8,7 +8,7 @@ from typing import NamedTuple
 import torch
 from torch import Tensor
 import torch.distributed as dist
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 
 # %% auto #0
@@ -63,7 +63,7 @@ def _global_mean_std(x:Tensor)->tuple:
     mean = s[0] / s[2]
     return mean.to(x.dtype), (s[1] / s[2] - mean**2).clamp_min(0).sqrt().to(x.dtype)
 
-class AdvantageBuffer(IterDataPipe):
+class AdvantageBuffer(Pipe):
     "Collects `steps_per_epoch` transitions of the vector env; yields a `Rollout` with GAE advantages per epoch."
     titles = ('VVals',)
     def __init__(self,

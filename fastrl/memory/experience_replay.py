@@ -6,7 +6,7 @@
 from __future__ import annotations
 import torch
 from torch import Tensor
-from torch.utils.data import IterDataPipe
+from ..pipes.core import Pipe
 from ..core import SimpleStep, is_step
 
 # %% auto #0
@@ -55,7 +55,7 @@ class ReplayStorage:
         self.ptr,self.size = sd['ptr'],sd['size']
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
-class ExperienceReplay(IterDataPipe):
+class ExperienceReplay(Pipe):
     "Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` transitions stored."
     def __init__(self,
                  source_datapipe,

@@ -12,9 +12,9 @@ from torch.utils.data.graph import traverse_dps
 from ..core import SimpleStep
 
 # %% auto #0
-__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'ListSource', 'PassThrough', 'replace_dp',
-           'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp', 'pipe_chain',
-           'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to']
+__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'PassThrough',
+           'replace_dp', 'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp',
+           'pipe_chain', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
 def all_dps(pipe:IterDataPipe)->list:
@@ -41,14 +41,22 @@ def find_dp(pipe:IterDataPipe, types, include_subclasses:bool=True)->IterDataPip
     if len(dps)>1: raise LookupError(f"{len(dps)} pipes of type {names} in the graph of {type(pipe).__name__}; use find_dps.")
     return dps[0]
 
+# %% ../../nbs/01_pipes.core.ipynb #4a465c0d
+class Pipe(IterDataPipe):
+    "An `IterDataPipe` whose `__iter__` runs unwrapped: no per-item iterator check, profiler scope or sample count."
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        it = cls.__dict__.get('__iter__')
+        if it is not None and hasattr(it, '__wrapped__'): cls.__iter__ = it.__wrapped__   # undo torch's hook_iterator
+
 # %% ../../nbs/01_pipes.core.ipynb #3306761b
-class ListSource(IterDataPipe):
+class ListSource(Pipe):
     "Yields the items of a list: a deterministic source for tests and examples."
     def __init__(self, items:Iterable): self.items = list(items)
     def __iter__(self): yield from self.items
     def __len__(self): return len(self.items)
 
-class PassThrough(IterDataPipe):
+class PassThrough(Pipe):
     "Yields what it reads, unchanged. Handy as a placeholder or marker in a chain."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self): yield from self.source_datapipe

@@ -10,7 +10,7 @@ import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
 import gymnasium as gym
-from torch.utils.data import IterDataPipe
+from ...pipes.core import Pipe
 from ...core import SimpleStep, Record, is_step
 from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
 from ...memory.experience_replay import ExperienceReplay
@@ -47,7 +47,7 @@ class DQN(nn.Module):
     def forward(self, s:Tensor)->Tensor: return self.head(self.layers(s))
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #6b32b55d
-class ArgMaxer(IterDataPipe):
+class ArgMaxer(Pipe):
     "Yields the greedy actions `argmax_a Q(s,a)` ([B] long) for each batch of Q-values [B,action_sz]."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
@@ -125,7 +125,7 @@ class QTarget(NamedTuple):
     step:SimpleStep
     y:Tensor
 
-class TargetCalc(IterDataPipe):
+class TargetCalc(Pipe):
     "For each step batch `b`: yields `QTarget(b, y)` with `y = r + gamma^k (1-terminated) Q'(s', a*)`, `a*` the greedy next action."
     def __init__(self, source_datapipe,
                  model:nn.Module, # Online Q-network
@@ -163,7 +163,7 @@ class TargetCalc(IterDataPipe):
             yield QTarget(b, y)
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #a3de8d95
-class QLossProcessor(IterDataPipe):
+class QLossProcessor(Pipe):
     "For each `QTarget(b, y)`: yields `{'loss': loss_func(Q(s,a), y), 'title': 'LossQ'}`, `Record('QVals', mean Q(s,a))`, then `b`."
     title = 'QVals'
     def __init__(self, source_datapipe, model:nn.Module, loss_func:Callable=F.smooth_l1_loss, loss_title:str='LossQ'):
