@@ -4,7 +4,9 @@
 gamma, gae_lambda, ent_coef, max_grad_norm, net_arch, linear); fastrl gets the same numbers under Spinning Up's
 names: steps_per_epoch = n_envs*n_steps, mb_size = batch_size, train_pi_iters = train_v_iters = n_epochs,
 pi_lr = vf_lr = learning_rate, clip_ratio = clip_range, lam = gae_lambda, target_kl = None, and
-`linear=True` anneals learning rates and clip range to 0 as SB3's `lin_` schedules do.
+`linear=True` anneals learning rates and clip range to 0 as SB3's `lin_` schedules do. fastrl's PPO takes its policy
+and value steps in pairs on the same minibatches (`PPOLearner(joint=True)`), as SB3 does; `joint=False` in `HP` gives
+Spinning Up's separate passes (the same updates when the networks share no parameters).
 """
 import math
 
@@ -47,7 +49,7 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     from fastrl.memory.advantage_buffer import AdvantageBuffer
     from fastrl.agents.policies import MLPActorCritic, ActorCriticAgent
     from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss, ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
-    from fastrl.agents.ppo import PPOLearner, LinearAnneal
+    from fastrl.agents.ppo import PPOLearner, LinearAnneal, PPOJointLoss
     torch.manual_seed(seed)
     probe = gym.make(env_id)
     ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=nn.Tanh)
@@ -58,7 +60,7 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
                   train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'))
     if algo == 'ppo':
         learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
-                             mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], **common)
+                             mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True), **common)
     elif algo == 'vpg':
         learner = VPGLearner(ac, dls, pi_lr=hp['learning_rate'], v_mb_size=hp.get('batch_size'), **common)
     elif algo == 'trpo':
@@ -67,8 +69,9 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     else: raise ValueError(algo)
     epochs = math.ceil(steps / spe)
     if hp.get('linear'):
-        pol, val = find_dp(learner, VPGPolicyLoss), find_dp(learner, ValueLoss)
-        anneal = InsertAfter(AdvantageBuffer, lambda p: LinearAnneal(p, steps / spe, opts=[pol.opt, val.opt], clip_pipes=[pol]))
+        pol = find_dp(learner, (VPGPolicyLoss, PPOJointLoss))
+        v_opt = pol.v_opt if isinstance(pol, PPOJointLoss) else find_dp(learner, ValueLoss).opt
+        anneal = InsertAfter(AdvantageBuffer, lambda p: LinearAnneal(p, steps / spe, opts=[pol.opt, v_opt], clip_pipes=[pol]))
         learner = LearnerHead(anneal(learner.source_datapipe))
     with Timer() as t: learner.fit(epochs)
     return epochs * spe / t.s, evaluate(ac_policy(ac), env_id, eval_seed(seed))

@@ -8,13 +8,13 @@ import torch
 from torch import nn, Tensor
 from ..pipes.core import Pipe
 from ..core import Record
-from ..pipes.core import ReplaceDp
+from ..pipes.core import ReplaceDp, RemoveDp, find_dp
 from ..memory.advantage_buffer import Rollout, is_rollout
 from ..learner.core import LearnerHead
-from .vpg import VPGLearner, VPGPolicyLoss, minibatches, dp_avg
+from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches, dp_avg
 
 # %% auto #0
-__all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'LinearAnneal', 'ppo']
+__all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal', 'ppo']
 
 # %% ../../nbs/16_agents.ppo.ipynb #007be3e5
 def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2)->tuple:
@@ -75,6 +75,7 @@ def PPOLearner(
         train_pi_iters:int=80, # Maximum policy passes per epoch
         target_kl:float|None=0.01, # KL early-stopping target (stop at 1.5x); `None`: no early stop
         mb_size:int|None=None, # Minibatch size of policy and value steps (`None`: the whole epoch)
+        joint:bool=False, # Policy and value steps on the same minibatches with one backward (`JointPolicyValue`), as SB3
         dp_augmentation_fns:list|None=None, # Further augmentations of the learner chain
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, pi_lr, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
@@ -82,7 +83,56 @@ def PPOLearner(
     ppo = ReplaceDp(VPGPolicyLoss, lambda old: PPOPolicyLoss(old.source_datapipe, old.ac, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters,
                                                               target_kl=target_kl, mb_size=mb_size, opt=old.opt))
     kwargs.setdefault('v_mb_size', mb_size)
-    return VPGLearner(ac, dls, dp_augmentation_fns=[ppo] + list(dp_augmentation_fns or []), **kwargs)
+    augs = [ppo] + ([JointPolicyValue()] if joint else [])
+    return VPGLearner(ac, dls, dp_augmentation_fns=augs + list(dp_augmentation_fns or []), **kwargs)
+
+# %% ../../nbs/16_agents.ppo.ipynb #9dd97f3a
+class PPOJointLoss(Pipe):
+    "For each `Rollout`: pairs of PPO-Clip policy and value steps on the same minibatches, one loss dict (`loss_pi + loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`."
+    titles = PPOPolicyLoss.titles + ValueLoss.titles
+    def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80, train_v_iters:int=80,
+                 target_kl:float|None=0.01, mb_size:int|None=None):
+        pi_ps, v_ps = {id(p) for p in ac.pi.parameters()}, {id(p) for p in ac.v.parameters()}
+        if pi_ps & v_ps: raise ValueError("PPOJointLoss: ac.pi and ac.v share parameters, so a value step would change the policy loss; "
+                                          "use separate steps (PPOLearner(joint=False)).")
+        self.source_datapipe,self.ac,self.opt,self.v_opt = source_datapipe,ac,opt,v_opt
+        self.clip_ratio,self.train_pi_iters,self.train_v_iters,self.target_kl,self.mb_size = clip_ratio,train_pi_iters,train_v_iters,target_kl,mb_size
+
+    loss_fn = PPOPolicyLoss.loss_fn   # reads only `self.clip_ratio`
+    v_loss = ValueLoss.loss            # reads only `self.ac`
+
+    def __iter__(self):
+        for r in self.source_datapipe:
+            if not is_rollout(r): yield r; continue
+            with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True); v_old = self.v_loss(r)
+            done, stop = 0, False
+            for i in range(max(self.train_pi_iters, self.train_v_iters)):
+                pi_on = not stop and i < self.train_pi_iters
+                for idx in minibatches(r.bs, self.mb_size):
+                    b, losses, opts = r[idx], [], []
+                    if pi_on:
+                        loss, info = self.loss_fn(self.ac, b)
+                        if self.target_kl is not None and dp_avg(info['kl']) > 1.5 * self.target_kl: stop = True; pi_on = False
+                        else: losses.append(loss); opts.append(self.opt)
+                    if i < self.train_v_iters: losses.append(self.v_loss(b)); opts.append(self.v_opt)
+                    if losses: yield {'loss': sum(losses), 'opt': opts, 'title': 'LossPi+LossV'}
+                if pi_on: done = i + 1
+            with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
+            yield Record('LossPi', loss_old); yield Record('DeltaLossPi', loss_new - loss_old)
+            yield Record('KL', info_new['kl']); yield Record('Entropy', info_old['ent'])
+            yield Record('ClipFrac', info_new['cf']); yield Record('StopIter', done)
+            yield Record('LossV', v_old); yield Record('DeltaLossV', v_new - v_old)
+            yield r
+
+def JointPolicyValue():
+    "Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers) in place of its `PPOPolicyLoss` and `ValueLoss`."
+    def aug(root):
+        val = find_dp(root, ValueLoss)
+        def make(p):
+            if p.mb_size != val.mb_size: raise ValueError(f"JointPolicyValue needs the same minibatch size for policy and value steps, got {p.mb_size} and {val.mb_size}.")
+            return PPOJointLoss(p.source_datapipe, p.ac, p.opt, val.opt, p.clip_ratio, p.train_pi_iters, val.train_v_iters, p.target_kl, p.mb_size)
+        return RemoveDp(ValueLoss)(ReplaceDp(PPOPolicyLoss, make)(root))
+    return aug
 
 # %% ../../nbs/16_agents.ppo.ipynb #c9672c92
 class LinearAnneal(Pipe):

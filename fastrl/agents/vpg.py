@@ -58,31 +58,36 @@ def dp_avg(x:Tensor)->Tensor:
 def is_opt_loss(o)->bool: return isinstance(o, dict) and 'loss' in o and 'opt' in o
 
 def _opt_params(opt): return [p for g in opt.param_groups for p in g['params']]
+def _opts(o:dict)->list: return list(o['opt']) if isinstance(o['opt'], (list, tuple)) else [o['opt']]
 
 class LossBackward(Pipe):
-    "For each loss dict `{'loss', 'opt'}`: zero the gradients of `opt`'s parameters and back-propagate `loss`."
+    "For each loss dict `{'loss', 'opt'}` (`opt` one optimiser or a list): zero the gradients of their parameters and back-propagate `loss` once."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         for o in self.source_datapipe:
-            if is_opt_loss(o): o['opt'].zero_grad(set_to_none=True); o['loss'].backward()
+            if is_opt_loss(o):
+                for opt in _opts(o): opt.zero_grad(set_to_none=True)
+                o['loss'].backward()
             yield o
 
 class GradAllReducer(Pipe):
-    "For each loss dict: average the gradients of `opt`'s parameters over data-parallel ranks (no-op when not distributed)."
+    "For each loss dict: average the gradients of its optimisers' parameters over data-parallel ranks (no-op when not distributed)."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         for o in self.source_datapipe:
-            if is_opt_loss(o): avg_grads(_opt_params(o['opt']))   # CRITICAL: every rank steps with the same averaged gradient
+            if is_opt_loss(o):
+                for opt in _opts(o): avg_grads(_opt_params(opt))   # CRITICAL: every rank steps with the same averaged gradient
             yield o
 
 class OptimizerStepper(Pipe):
-    "For each loss dict: (optionally clip the gradient norm and) step `opt`; the dict is dropped, other items pass."
+    "For each loss dict: step each of its optimisers (first clipping the gradient norm of that optimiser's parameters, if set); the dict is dropped, other items pass."
     def __init__(self, source_datapipe, max_grad_norm:float|None=None): self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_opt_loss(o): yield o; continue
-            if self.max_grad_norm is not None: nn.utils.clip_grad_norm_(_opt_params(o['opt']), self.max_grad_norm)
-            o['opt'].step()
+            for opt in _opts(o):
+                if self.max_grad_norm is not None: nn.utils.clip_grad_norm_(_opt_params(opt), self.max_grad_norm)
+                opt.step()
 
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
