@@ -407,6 +407,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                     'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.TwinQLossProcessor.titles': ( 'agents.td3.html#twinqlossprocessor.titles',
                                                                                     'fastrl/agents/td3.py'),
+                                   'fastrl.agents.td3.box_actor_critic': ('agents.td3.html#box_actor_critic', 'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.check_box_action_space': ( 'agents.td3.html#check_box_action_space',
                                                                                  'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.check_learner_input': ('agents.td3.html#check_learner_input', 'fastrl/agents/td3.py'),

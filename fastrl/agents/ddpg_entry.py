@@ -11,7 +11,8 @@ from ..pipes.core import ReplaceDp, InsertAfter, find_dp
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
 from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor
 from ..memory.experience_replay import ExperienceReplay
-from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, retitle
+from ..experiments.core import Experiment, refuse_data_parallel, retitle
+from .td3 import box_actor_critic
 
 # %% auto #0
 __all__ = ['mlp', 'MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss', 'ddpg']
@@ -83,11 +84,7 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
     "Deep Deterministic Policy Gradient with Spinning Up's signature, defaults and logged keys (one env, one process)."
     refuse_data_parallel('ddpg')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, _ = env_spaces(env_fn)
-    if not isinstance(act_space, gym.spaces.Box):
-        raise ValueError(f"ddpg needs a Box (continuous) action space, got {act_space}: use dqn, or vpg/ppo/trpo.")
-    ac = actor_critic(obs_space, act_space, **ac_kwargs)
+    env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'ddpg')
     act_limit = float(act_space.high[0])
     # exploration: Gaussian noise of std act_noise in action units (GaussianNoise scales by the half-range of the bounds)
     agent = DDPGAgent(ac.pi, dp_augmentation_fns=[

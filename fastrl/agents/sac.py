@@ -15,8 +15,8 @@ from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import (TwinCritic, TwinQLossProcessor, td_target, fused_adam, replay_schedule, check_learner_input,
-                               check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
-from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
+                               check_box_action_space, box_actor_critic, spinup_titles, torch_default_init, _ALTERNATIVES)
+from ..experiments.core import Experiment, refuse_data_parallel
 
 # %% auto #0
 __all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha', 'AlphaLossProcessor',
@@ -230,10 +230,7 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     "Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process)."
     exp = Experiment(locals(), **logger_kwargs)
     refuse_data_parallel('sac')
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, name = env_spaces(env_fn)
-    check_box_action_space(act_space, 'sac', name)
-    ac = actor_critic(obs_space, act_space, **ac_kwargs)
+    env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
     agent = SACAgent(ac.pi, start_steps=start_steps)
     dls = exp.dataloaders(env_fn, agent)
     learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size, max_sz=replay_size,

@@ -18,10 +18,10 @@ from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_pa
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
 
 # %% auto #0
-__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'TD3Agent',
-           'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
-           'DelayedActorLossProcessor', 'fused_adam', 'replay_schedule', 'spinup_titles', 'check_learner_input',
-           'TD3Learner', 'TD3ActorCritic', 'td3']
+__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'box_actor_critic',
+           'TD3Agent', 'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor',
+           'TD3CriticLossProcessor', 'DelayedActorLossProcessor', 'fused_adam', 'replay_schedule', 'spinup_titles',
+           'check_learner_input', 'TD3Learner', 'TD3ActorCritic', 'td3']
 
 # %% ../../nbs/11_agents.td3.ipynb #4d855346
 class EnsembleLinear(nn.Module):
@@ -82,6 +82,13 @@ def check_box_action_space(space, algo:str, env_name:str='the env'):
     "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
     if not isinstance(space, gym.spaces.Box):
         raise ValueError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
+
+def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
+    "`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action space checked to be a `Box`, `actor_critic` built for its spaces."
+    env_fn = as_env_fn(env_fn, max_ep_len)
+    obs_space, act_space, name = env_spaces(env_fn)
+    check_box_action_space(act_space, algo, name)
+    return env_fn, actor_critic(obs_space, act_space, **ac_kwargs), act_space
 
 def TD3Agent(
         model:Actor, # The actor mapping states to actions
@@ -279,10 +286,7 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     "Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process)."
     exp = Experiment(locals(), **logger_kwargs)
     refuse_data_parallel('td3')
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, name = env_spaces(env_fn)
-    check_box_action_space(act_space, 'td3', name)
-    ac = actor_critic(obs_space, act_space, **ac_kwargs)
+    env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'td3')
     act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units
     agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=start_steps)
     dls = exp.dataloaders(env_fn, agent)
