@@ -156,6 +156,21 @@ def run_sb3_cpu(method_seed, algo_cls, env_id, seed, total_steps, policy='MlpPol
     return total_steps/t.s, ret
 
 
+def fit_fastrl_cpu(agent, make_learner, actor, env_id, seed, args):
+    """Train a fastrl off-policy learner on one `env_id` env stepped by `agent`: `make_learner(dls, batches)` builds it
+    (epochs of 1000 batches, or one epoch when `args.steps` is not a multiple); times `fit` (wall and CPU seconds, the
+    latter into `CPU_S['fastrl', seed]`) and evaluates the deterministic `actor`. Returns `(env steps/s, mean return)`."""
+    from fastcore.all import L
+    from fastrl.data.block import DataBlock
+    from fastrl.envs.gym import GymTransformBlock
+    dls = L(DataBlock(GymTransformBlock(agent=agent, seed=seed)).dataloaders([env_id]))
+    batches = 1000 if args.steps % 1000 == 0 else args.steps
+    learner = make_learner(dls, batches)
+    with CPUTimer() as t: learner.fit(args.steps // batches)
+    CPU_S['fastrl', seed] = t.cpu_s
+    return args.steps/t.s, evaluate(torch_policy(actor), env_id, eval_seed(seed))
+
+
 def cpu_report(rows, name):
     "Print env-steps per CPU second per run and the fastrl/sb3 ratio; add them to `results/{name}.json`."
     rs = [r for r in rows if 'cpu_s' in r]

@@ -11,7 +11,6 @@ Spinning Up's separate passes (the same updates when the networks share no param
 import math
 
 import gymnasium as gym
-import numpy as np
 import torch
 from torch import nn
 

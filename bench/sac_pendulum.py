@@ -20,7 +20,7 @@ SB3 halves the critic loss (0.5 * sum of the two MSEs); fastrl uses the sum, as 
 """
 import torch
 
-from common import CPU_S, CPUTimer, eval_seed, evaluate, offpolicy_main, run_sb3_cpu, torch_policy
+from common import fit_fastrl_cpu, offpolicy_main, run_sb3_cpu
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(learning_rate=1e-3, buffer_size=1_000_000, learning_starts=100, batch_size=256, tau=0.005, gamma=0.99,
@@ -39,9 +39,6 @@ def run_sb3_sac(seed, args):
 
 def run_fastrl(seed, args):
     "fastrl's `SACAgent` + `SACLearner` with `args.hp`."
-    from fastcore.all import L
-    from fastrl.data.block import DataBlock
-    from fastrl.envs.gym import GymTransformBlock
     from fastrl.agents.td3 import TwinCritic
     from fastrl.agents.sac import SquashedGaussianActor, SACAgent, SACLearner
     hp = args.hp
@@ -49,15 +46,12 @@ def run_fastrl(seed, args):
     h1, h2 = hp['net_arch']
     actor, critic = SquashedGaussianActor(3, 1, h1, h2), TwinCritic(3, 1, h1, h2)
     agent = SACAgent(actor, start_steps=hp['learning_starts'])
-    dls = L(DataBlock(GymTransformBlock(agent=agent, seed=seed)).dataloaders([ENV_ID]))
-    batches = 1000 if args.steps % 1000 == 0 else args.steps
-    learner = SACLearner(actor, critic, dls, lr=hp['learning_rate'], alpha=hp['ent_coef'], bs=hp['batch_size'],
-                         max_sz=min(hp['buffer_size'], args.steps), gamma=hp['gamma'], tau=hp['tau'],
-                         train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
-                         learning_starts=hp['learning_starts'] + 1, batches=batches)  # +1: as SB3, train once steps > learning_starts
-    with CPUTimer() as t: learner.fit(args.steps // batches)
-    CPU_S['fastrl', seed] = t.cpu_s
-    return args.steps/t.s, evaluate(torch_policy(actor), ENV_ID, eval_seed(seed))
+    def make(dls, batches):   # learning_starts + 1: as SB3, train once steps > learning_starts
+        return SACLearner(actor, critic, dls, lr=hp['learning_rate'], alpha=hp['ent_coef'], bs=hp['batch_size'],
+                          max_sz=min(hp['buffer_size'], args.steps), gamma=hp['gamma'], tau=hp['tau'],
+                          train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
+                          learning_starts=hp['learning_starts'] + 1, batches=batches)
+    return fit_fastrl_cpu(agent, make, actor, ENV_ID, seed, args)
 
 
 if __name__ == '__main__':

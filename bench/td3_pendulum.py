@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-from common import CPU_S, CPUTimer, eval_seed, evaluate, offpolicy_main, run_sb3_cpu, torch_policy
+from common import fit_fastrl_cpu, offpolicy_main, run_sb3_cpu
 
 ENV_ID = 'Pendulum-v1'
 HP = dict(gamma=0.98, buffer_size=200_000, learning_starts=10_000, noise_std=0.1, learning_rate=1e-3,
@@ -45,9 +45,6 @@ def run_sb3_td3(seed, args):
 
 def run_fastrl(seed, args):
     "fastrl's `TD3Agent` + `TD3Learner` with `args.hp`."
-    from fastcore.all import L
-    from fastrl.data.block import DataBlock
-    from fastrl.envs.gym import GymTransformBlock
     from fastrl.agents.ddpg import Actor
     from fastrl.agents.td3 import TwinCritic, TD3Agent, TD3Learner, torch_default_init
     hp = args.hp
@@ -56,16 +53,13 @@ def run_fastrl(seed, args):
     actor = Actor(3, 1, h1, h2, weight_init_fn=torch_default_init, final_layer_init_fn=torch_default_init)
     critic = TwinCritic(3, 1, h1, h2)
     agent = TD3Agent(actor, act_noise=hp['noise_std'], start_steps=hp['learning_starts'])
-    dls = L(DataBlock(GymTransformBlock(agent=agent, seed=seed)).dataloaders([ENV_ID]))
-    batches = 1000 if args.steps % 1000 == 0 else args.steps
-    learner = TD3Learner(actor, critic, dls, bs=hp['batch_size'], max_sz=min(hp['buffer_size'], args.steps),
-                         gamma=hp['gamma'], tau=hp['tau'], actor_lr=hp['learning_rate'], critic_lr=hp['learning_rate'],
-                         policy_delay=hp['policy_delay'], target_noise=hp['target_policy_noise'], noise_clip=hp['target_noise_clip'],
-                         train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
-                         learning_starts=hp['learning_starts'] + 1, batches=batches)  # +1: as SB3, train once steps > learning_starts
-    with CPUTimer() as t: learner.fit(args.steps // batches)
-    CPU_S['fastrl', seed] = t.cpu_s
-    return args.steps/t.s, evaluate(torch_policy(actor), ENV_ID, eval_seed(seed))
+    def make(dls, batches):   # learning_starts + 1: as SB3, train once steps > learning_starts
+        return TD3Learner(actor, critic, dls, bs=hp['batch_size'], max_sz=min(hp['buffer_size'], args.steps),
+                          gamma=hp['gamma'], tau=hp['tau'], actor_lr=hp['learning_rate'], critic_lr=hp['learning_rate'],
+                          policy_delay=hp['policy_delay'], target_noise=hp['target_policy_noise'], noise_clip=hp['target_noise_clip'],
+                          train_freq=hp['train_freq'], gradient_steps=hp['gradient_steps'],
+                          learning_starts=hp['learning_starts'] + 1, batches=batches)
+    return fit_fastrl_cpu(agent, make, actor, ENV_ID, seed, args)
 
 
 if __name__ == '__main__':
