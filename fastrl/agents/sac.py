@@ -14,7 +14,7 @@ from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, 
 from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
-from .td3 import (TwinCritic, TwinQLossProcessor, td_target, fused_adam, replay_schedule, check_learner_input,
+from .td3 import (TwinCritic, TwinQLossProcessor, td_target, replay_schedule, check_learner_input,
                                check_box_action_space, box_actor_critic, spinup_titles, torch_default_init, _ALTERNATIVES)
 from ..experiments.core import Experiment, refuse_data_parallel
 
@@ -159,7 +159,7 @@ def SACLearner(
         lr:float=1e-3, # Learning rate of the critics, the policy and alpha
         alpha:float|str=0.2, # Entropy temperature: a number (fixed), 'auto' or 'auto_<init>' (learnt)
         target_entropy:float|None=None, # Target entropy of automatic tuning (default -dim(A))
-        opt=fused_adam, # Optimiser of every part
+        opt=torch.optim.Adam, # Optimiser of every part (`BasicOptStepper` builds it with its fused kernel)
         tau:float=0.005, # Soft target update rate (1 - polyak)
         bs:int=256, # Sampled batch size
         max_sz:int=1_000_000, # Replay capacity (transitions)

@@ -20,7 +20,7 @@ from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDP
 # %% auto #0
 __all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'box_actor_critic',
            'TD3Agent', 'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor',
-           'TD3CriticLossProcessor', 'DelayedActorLossProcessor', 'fused_adam', 'replay_schedule', 'spinup_titles',
+           'TD3CriticLossProcessor', 'DelayedActorLossProcessor', 'replay_schedule', 'spinup_titles',
            'check_learner_input', 'TD3Learner', 'TD3ActorCritic', 'td3']
 
 # %% ../../nbs/11_agents.td3.ipynb #4d855346
@@ -175,11 +175,6 @@ class DelayedActorLossProcessor(ActorLossProcessor):
             yield b
 
 # %% ../../nbs/11_agents.td3.ipynb #82d9be15
-def fused_adam(params, lr:float=1e-3, **kwargs)->torch.optim.Adam:
-    "Adam with the fused multi-tensor kernel (same algorithm, fewer kernels per step)."
-    kwargs.pop('foreach', None)
-    return torch.optim.Adam(params, lr=lr, fused=True, **kwargs)
-
 def replay_schedule(train_freq:int=1, gradient_steps:int=1):
     "Augmentation: rebuild the chain's `ExperienceReplay` with this update schedule (same size, batch and start)."
     return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs, max_sz=er.memory.max_sz,
@@ -211,8 +206,8 @@ def TD3Learner(
         logger_bases:list|None=None, # Loggers placed at the end of the chain
         actor_lr:float=1e-3, # Actor learning rate (Spinning Up's pi_lr)
         critic_lr:float=1e-3, # Critic learning rate (q_lr)
-        actor_opt=fused_adam, # Actor optimiser
-        critic_opt=fused_adam, # Critic optimiser
+        actor_opt=torch.optim.Adam, # Actor optimiser (`BasicOptStepper` builds it with its fused kernel)
+        critic_opt=torch.optim.Adam, # Critic optimiser (fused, as the actor's)
         tau:float=0.005, # Soft target update rate (1 - polyak)
         bs:int=256, # Sampled batch size
         max_sz:int=1_000_000, # Replay capacity (transitions)
