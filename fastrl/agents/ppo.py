@@ -48,6 +48,17 @@ class PPOPolicyLoss(VPGPolicyLoss):
         if ent: info['ent'] = pi.entropy().mean().detach()   # for the record only, not in every step
         return loss, info
 
+    def kl_stop(self, info:dict)->bool:
+        "Early stop: the KL (averaged over ranks, so every rank stops at the same step) is over `1.5 * target_kl`."
+        return self.target_kl is not None and bool(dp_avg(info['kl']) > 1.5 * self.target_kl)
+
+    @staticmethod
+    def records(loss_old, info_old, loss_new, info_new, done:int):
+        "The epoch's records: LossPi, DeltaLossPi, KL, Entropy, ClipFrac, StopIter."
+        yield Record('LossPi', loss_old); yield Record('DeltaLossPi', loss_new - loss_old)
+        yield Record('KL', info_new['kl']); yield Record('Entropy', info_old['ent'])
+        yield Record('ClipFrac', info_new['cf']); yield Record('StopIter', done)
+
     def __iter__(self):
         for r in self.source_datapipe:
             if not is_rollout(r): yield r; continue
@@ -56,15 +67,12 @@ class PPOPolicyLoss(VPGPolicyLoss):
             for i in range(self.train_pi_iters):
                 for idx in minibatches(r.bs, self.mb_size):
                     loss, info = self.loss_fn(self.ac, r[idx])
-                    # CRITICAL: the KL is averaged over ranks, so every rank stops at the same step
-                    if self.target_kl is not None and dp_avg(info['kl']) > 1.5 * self.target_kl: stop = True; break
+                    if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
                     yield {'loss': loss, 'opt': self.opt, 'title': 'LossPi'}
                 if stop: break
                 done = i + 1
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
-            yield Record('LossPi', loss_old); yield Record('DeltaLossPi', loss_new - loss_old)
-            yield Record('KL', info_new['kl']); yield Record('Entropy', info_old['ent'])
-            yield Record('ClipFrac', info_new['cf']); yield Record('StopIter', done)
+            yield from self.records(loss_old, info_old, loss_new, info_new, done)
             yield r
 
 # %% ../../nbs/16_agents.ppo.ipynb #6693625a
@@ -98,7 +106,8 @@ class PPOJointLoss(Pipe):
         self.source_datapipe,self.ac,self.opt,self.v_opt = source_datapipe,ac,opt,v_opt
         self.clip_ratio,self.train_pi_iters,self.train_v_iters,self.target_kl,self.mb_size = clip_ratio,train_pi_iters,train_v_iters,target_kl,mb_size
 
-    loss_fn = PPOPolicyLoss.loss_fn   # reads only `self.clip_ratio`
+    loss_fn,kl_stop = PPOPolicyLoss.loss_fn,PPOPolicyLoss.kl_stop   # read only `self.clip_ratio`, `self.target_kl`
+    records = staticmethod(PPOPolicyLoss.records)
     v_loss = ValueLoss.loss            # reads only `self.ac`
 
     def __iter__(self):
@@ -112,15 +121,13 @@ class PPOJointLoss(Pipe):
                     b, losses, opts = r[idx], [], []
                     if pi_on:
                         loss, info = self.loss_fn(self.ac, b)
-                        if self.target_kl is not None and dp_avg(info['kl']) > 1.5 * self.target_kl: stop = True; pi_on = False
+                        if self.kl_stop(info): stop = True; pi_on = False
                         else: losses.append(loss); opts.append(self.opt)
                     if i < self.train_v_iters: losses.append(self.v_loss(b)); opts.append(self.v_opt)
                     if losses: yield {'loss': sum(losses), 'opt': opts, 'title': 'LossPi+LossV'}
                 if pi_on: done = i + 1
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
-            yield Record('LossPi', loss_old); yield Record('DeltaLossPi', loss_new - loss_old)
-            yield Record('KL', info_new['kl']); yield Record('Entropy', info_old['ent'])
-            yield Record('ClipFrac', info_new['cf']); yield Record('StopIter', done)
+            yield from self.records(loss_old, info_old, loss_new, info_new, done)
             yield Record('LossV', v_old); yield Record('DeltaLossV', v_new - v_old)
             yield r
 
