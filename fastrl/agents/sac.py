@@ -228,8 +228,8 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         save_freq:int=1, # Save the model every this many epochs
        ):
     "Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process)."
+    refuse_data_parallel('sac')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
-    refuse_data_parallel('sac')
     env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
     agent = SACAgent(ac.pi, start_steps=start_steps)
     dls = exp.dataloaders(env_fn, agent)

@@ -279,8 +279,8 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         save_freq:int=1, # Save the model every this many epochs
        ):
     "Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process)."
+    refuse_data_parallel('td3')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
-    refuse_data_parallel('td3')
     env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'td3')
     act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units
     agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=start_steps)

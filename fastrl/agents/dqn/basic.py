@@ -261,8 +261,8 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
     from fastrl.experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
     from fastrl.agents.core import _space_str
     from fastrl.agents.dqn.target import TargetNetwork
+    refuse_data_parallel('dqn')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
-    refuse_data_parallel('dqn')
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, _ = env_spaces(env_fn)
     if not isinstance(act_space, gym.spaces.Discrete):
