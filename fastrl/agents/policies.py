@@ -4,6 +4,7 @@
 
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
+import math
 import numpy as np
 import torch
 from torch import nn, Tensor
@@ -26,9 +27,10 @@ def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Seque
     return nn.Sequential(*layers)
 
 class Actor(nn.Module):
-    "Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`."
+    "Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`; `log_prob(obs, act)` when only `logp_a` is needed."
     def distribution(self, obs:Tensor): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
+    def log_prob(self, obs:Tensor, act:Tensor)->Tensor: return self.log_prob_from_distribution(self.distribution(obs), act)
     def forward(self, obs:Tensor, act:Tensor|None=None)->tuple:
         pi = self.distribution(obs)
         return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
@@ -39,8 +41,11 @@ class MLPCategoricalActor(Actor):
         super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
     def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return pi.logits.gather(-1, act.long().unsqueeze(-1)).squeeze(-1)   # logits are normalised
+    def log_prob(self, obs, act): return torch.log_softmax(self.logits_net(obs), -1).gather(-1, act.long().unsqueeze(-1)).squeeze(-1)
     def sample(self, obs): return torch.multinomial(torch.softmax(self.logits_net(obs), -1), 1).squeeze(-1)
     def mode(self, obs): return self.logits_net(obs).argmax(-1)
+
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 class MLPGaussianActor(Actor):
     "pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` actions."
@@ -50,6 +55,7 @@ class MLPGaussianActor(Actor):
         self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
     def distribution(self, obs): return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)   # independent dims: sum over the last axis
+    def log_prob(self, obs, act): return (-0.5 * ((act - self.mu_net(obs)) * torch.exp(-self.log_std))**2 - self.log_std - _HALF_LOG_2PI).sum(-1)
     def sample(self, obs):
         mu = self.mu_net(obs)
         return mu + torch.randn_like(mu) * torch.exp(self.log_std)

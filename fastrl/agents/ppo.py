@@ -17,11 +17,12 @@ from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches, dp_avg
 __all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal', 'ppo']
 
 # %% ../../nbs/16_agents.ppo.ipynb #007be3e5
-def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2)->tuple:
-    "`-mean(min(ratio*adv, clip(ratio, 1-eps, 1+eps)*adv))` and `dict(kl, cf)` (approximate KL, clip fraction)."
+def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2, stats:bool=True)->tuple:
+    "`-mean(min(ratio*adv, clip(ratio, 1-eps, 1+eps)*adv))` and `dict(kl, cf)` (approximate KL, clip fraction; `{}` unless `stats`)."
     ratio = torch.exp(logp - logp_old)
     clip_adv = torch.clamp(ratio, 1 - clip_ratio, 1 + clip_ratio) * adv
     loss = -torch.min(ratio * adv, clip_adv).mean()
+    if not stats: return loss, {}
     clipped = ratio.gt(1 + clip_ratio) | ratio.lt(1 - clip_ratio)
     return loss, dict(kl=(logp_old - logp).mean().detach(), cf=clipped.float().mean().detach())
 
@@ -42,10 +43,12 @@ class PPOPolicyLoss(VPGPolicyLoss):
         super().__init__(source_datapipe, ac, pi_lr, opt)
         self.clip_ratio,self.train_pi_iters,self.target_kl,self.mb_size = clip_ratio,train_pi_iters,target_kl,mb_size
 
-    def loss_fn(self, ac, r:Rollout, ent:bool=False)->tuple:
-        pi, logp = ac.pi(r.obs, r.act)
-        loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio)
-        if ent: info['ent'] = pi.entropy().mean().detach()   # for the record only, not in every step
+    def loss_fn(self, ac, r:Rollout, ent:bool=False, stats:bool=True)->tuple:
+        "The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, not every step)."
+        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act)   # a step needs no distribution object
+        else: pi, logp = ac.pi(r.obs, r.act)
+        loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio, stats)
+        if ent: info['ent'] = pi.entropy().mean().detach()
         return loss, info
 
     def kl_stop(self, info:dict)->bool:
@@ -66,7 +69,7 @@ class PPOPolicyLoss(VPGPolicyLoss):
             done, stop = 0, False
             for i in range(self.train_pi_iters):
                 for idx in minibatches(r.bs, self.mb_size):
-                    loss, info = self.loss_fn(self.ac, r[idx])
+                    loss, info = self.loss_fn(self.ac, r[idx], stats=self.target_kl is not None)
                     if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
                     yield {'loss': loss, 'opt': self.opt, 'title': 'LossPi'}
                 if stop: break
@@ -120,7 +123,7 @@ class PPOJointLoss(Pipe):
                 for idx in minibatches(r.bs, self.mb_size):
                     b, losses, opts = r[idx], [], []
                     if pi_on:
-                        loss, info = self.loss_fn(self.ac, b)
+                        loss, info = self.loss_fn(self.ac, b, stats=self.target_kl is not None)
                         if self.kl_stop(info): stop = True; pi_on = False
                         else: losses.append(loss); opts.append(self.opt)
                     if i < self.train_v_iters: losses.append(self.v_loss(b)); opts.append(self.v_opt)

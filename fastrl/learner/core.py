@@ -17,7 +17,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
-           'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model', 'check_nsteps', 'evaluate_agent']
+           'clip_grad_norm', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model', 'check_nsteps',
+           'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -106,17 +107,28 @@ def make_optimizer(params, lr:float, opt=torch.optim.Adam, **opt_kwargs)->torch.
     elif 'foreach' in ps and not opt_kwargs.get('fused'): opt_kwargs.setdefault('foreach', True)
     return opt(params, lr=lr, **opt_kwargs)
 
+def clip_grad_norm(params, max_norm:float)->torch.Tensor:
+    "Scale the gradients of `params` in place so that their joint 2-norm is at most `max_norm` (as `nn.utils.clip_grad_norm_`, in fewer calls: small nets step in microseconds); returns the norm before clipping."
+    params = list(params)
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads: return torch.zeros(())
+    try: total = torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads)))
+    except RuntimeError: return nn.utils.clip_grad_norm_(params, max_norm)   # gradients on several devices
+    torch._foreach_mul_(grads, torch.clamp(max_norm / (total + 1e-6), max=1.0))
+    return total
+
 class BasicOptStepper(Pipe):
     "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
         self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
         self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
+        self.params = list(model.parameters())
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue
             self.opt.zero_grad(set_to_none=True)
             o['loss'].backward()
-            if self.max_grad_norm is not None: nn.utils.clip_grad_norm_(self.model.parameters(), self.max_grad_norm)
+            if self.max_grad_norm is not None: clip_grad_norm(self.params, self.max_grad_norm)
             self.opt.step()
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
