@@ -14,7 +14,7 @@ import gymnasium as gym
 import torch
 from torch import nn
 
-from common import Timer, eval_seed, evaluate
+from common import CPU_S, CPUTimer, eval_seed, evaluate
 
 
 def run_sb3_ppo(env_id, seed, steps, hp):
@@ -26,7 +26,8 @@ def run_sb3_ppo(env_id, seed, steps, hp):
     model = PPO('MlpPolicy', env, seed=seed, device='cpu', verbose=0, n_steps=hp['n_steps'], batch_size=hp['batch_size'], n_epochs=hp['n_epochs'],
                    learning_rate=lr, clip_range=clip, gamma=hp['gamma'], gae_lambda=hp['gae_lambda'], ent_coef=hp.get('ent_coef', 0.),
                    max_grad_norm=hp.get('max_grad_norm', 0.5), policy_kwargs=dict(net_arch=hp.get('net_arch', [64, 64])))
-    with Timer() as t: model.learn(total_timesteps=steps)
+    with CPUTimer() as t: model.learn(total_timesteps=steps)
+    CPU_S['sb3', seed] = t.cpu_s * steps / model.num_timesteps   # per `steps` (SB3 rounds up to whole rollouts)
     return model.num_timesteps / t.s, evaluate(lambda o: model.predict(o, deterministic=True)[0], env_id, eval_seed(seed))
 
 
@@ -72,7 +73,8 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
         v_opt = pol.v_opt if isinstance(pol, PPOJointLoss) else find_dp(learner, ValueLoss).opt
         anneal = InsertAfter(AdvantageBuffer, lambda p: LinearAnneal(p, steps / spe, opts=[pol.opt, v_opt], clip_pipes=[pol]))
         learner = LearnerHead(anneal(learner.source_datapipe))
-    with Timer() as t: learner.fit(epochs)
+    with CPUTimer() as t: learner.fit(epochs)
+    CPU_S['fastrl', seed] = t.cpu_s * steps / (epochs * spe)
     return epochs * spe / t.s, evaluate(ac_policy(ac), env_id, eval_seed(seed))
 
 
@@ -81,15 +83,18 @@ def bench_main(doc, name, runners, hp, steps, quick_steps):
     into `results/{name}.json` (rows of earlier invocations with the same steps are kept, a rerun replaces them),
     so partial results survive and seeds can be run one invocation at a time."""
     import json
-    from common import RESULTS_DIR, base_parser, report, run_all
+    from common import RESULTS_DIR, base_parser, cpu_report, report, run_all
     args = base_parser(doc, methods=tuple(runners), steps=steps).parse_args()
     if args.quick: args.steps, name = quick_steps, name + '_quick'
     path, seeds = RESULTS_DIR/f'{name}.json', list(args.seeds)
     for i, s in enumerate(seeds):
         args.seeds = [s]
         new = run_all(runners, args)
+        for r in new:   # CPU seconds of the training loop: steadier than wall time when the machine is shared
+            if (r['method'], s) in CPU_S: r['cpu_s'] = CPU_S[r['method'], s]; r['cpu_steps_per_s'] = r['steps'] / r['cpu_s']
         old = json.loads(path.read_text())['runs'] if path.exists() else []
         keep = [r for r in old if r['steps'] == args.steps and (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}]
         rows = sorted(keep + new, key=lambda r: (r['seed'], list(runners).index(r['method']) if r['method'] in runners else 99))
         args.seeds = sorted({r['seed'] for r in rows})
         report(rows, args, name, hp=hp)
+        cpu_report(rows, name)
