@@ -128,10 +128,7 @@ def run_saving(runners, args, name, hp=None, append=False):
         for m in runners:
             if m not in args.only: continue
             a = copy.copy(args); a.seeds, a.only = [seed], [m]
-            new = run_all({m: runners[m]}, a)
-            for r in new:
-                if (r['method'], r['seed']) in CPU_S:
-                    r['cpu_s'] = CPU_S[r['method'], r['seed']]; r['cpu_steps_per_s'] = r['steps']/r['cpu_s']
+            new = add_cpu_s(run_all({m: runners[m]}, a))
             rows = [r for r in rows if (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}] + new
             report(rows, args, name, hp=hp)
             cpu_report(rows, name)
@@ -139,6 +136,14 @@ def run_saving(runners, args, name, hp=None, append=False):
 
 
 CPU_S = {}  # (method, seed) -> CPU seconds of the training loop, filled by runners timed with `CPUTimer`
+
+
+def add_cpu_s(rows):
+    "Add `cpu_s` and `cpu_steps_per_s` from `CPU_S` to the rows whose (method, seed) a runner timed; returns `rows`."
+    for r in rows:
+        if (r['method'], r['seed']) in CPU_S:
+            r['cpu_s'] = CPU_S[r['method'], r['seed']]; r['cpu_steps_per_s'] = r['steps']/r['cpu_s']
+    return rows
 
 
 class CPUTimer(Timer):

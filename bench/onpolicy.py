@@ -83,15 +83,13 @@ def bench_main(doc, name, runners, hp, steps, quick_steps):
     into `results/{name}.json` (rows of earlier invocations with the same steps are kept, a rerun replaces them),
     so partial results survive and seeds can be run one invocation at a time."""
     import json
-    from common import RESULTS_DIR, base_parser, cpu_report, report, run_all
+    from common import RESULTS_DIR, add_cpu_s, base_parser, cpu_report, report, run_all
     args = base_parser(doc, methods=tuple(runners), steps=steps).parse_args()
     if args.quick: args.steps, name = quick_steps, name + '_quick'
     path, seeds = RESULTS_DIR/f'{name}.json', list(args.seeds)
     for i, s in enumerate(seeds):
         args.seeds = [s]
-        new = run_all(runners, args)
-        for r in new:   # CPU seconds of the training loop: steadier than wall time when the machine is shared
-            if (r['method'], s) in CPU_S: r['cpu_s'] = CPU_S[r['method'], s]; r['cpu_steps_per_s'] = r['steps'] / r['cpu_s']
+        new = add_cpu_s(run_all(runners, args))
         old = json.loads(path.read_text())['runs'] if path.exists() else []
         keep = [r for r in old if r['steps'] == args.steps and (r['method'], r['seed']) not in {(n['method'], n['seed']) for n in new}]
         rows = sorted(keep + new, key=lambda r: (r['seed'], list(runners).index(r['method']) if r['method'] in runners else 99))
