@@ -298,6 +298,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                            'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies.PolicySampler.bind_env': ( 'agents.policies.html#policysampler.bind_env',
                                                                                            'fastrl/agents/policies.py'),
+                                        'fastrl.agents.policies._pick': ('agents.policies.html#_pick', 'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies._space_name': ( 'agents.policies.html#_space_name',
                                                                                 'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies.mlp': ('agents.policies.html#mlp', 'fastrl/agents/policies.py')},

@@ -35,13 +35,17 @@ class Actor(nn.Module):
         pi = self.distribution(obs)
         return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
 
+def _pick(logp_all:Tensor, act:Tensor)->Tensor:
+    "The entries of `logp_all` [B,n] at the actions `act` [B]."
+    return logp_all.gather(-1, act.long().unsqueeze(-1)).squeeze(-1)
+
 class MLPCategoricalActor(Actor):
     "pi(a|s) = Categorical(logits = MLP(s)) for `Discrete(n)` actions."
     def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
     def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
-    def log_prob_from_distribution(self, pi, act): return pi.logits.gather(-1, act.long().unsqueeze(-1)).squeeze(-1)   # logits are normalised
-    def log_prob(self, obs, act): return torch.log_softmax(self.logits_net(obs), -1).gather(-1, act.long().unsqueeze(-1)).squeeze(-1)
+    def log_prob_from_distribution(self, pi, act): return _pick(pi.logits, act)   # logits are normalised
+    def log_prob(self, obs, act): return _pick(torch.log_softmax(self.logits_net(obs), -1), act)
     def sample(self, obs):   # Gumbel-max: argmax(logits + Gumbel noise) ~ Categorical(softmax(logits)), 4x faster than multinomial for small batches
         logits = self.logits_net(obs)
         return (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
