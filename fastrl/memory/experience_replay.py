@@ -18,6 +18,17 @@ class ReplayStorage:
     def __init__(self, max_sz:int, device=None, skip_fields=('image',)):
         self.max_sz,self.device,self.skip_fields = max_sz,torch.device(device or 'cpu'),skip_fields
         self.buf,self.ptr,self.size = None,0,0
+        self._views,self._views_of = None,None
+
+    @property
+    def views(self)->dict|None:
+        "numpy views of the CPU buffers (`None` on an accelerator), remade whenever `buf` is replaced (loading, moving)."
+        if self._views_of is not self.buf:
+            self._views_of, self._views = self.buf, None
+            if self.buf is not None and self.device.type == 'cpu':
+                try: self._views = {k:b.numpy() for k,b in self.buf.items()}
+                except TypeError: pass   # a dtype numpy lacks (bfloat16): torch indexing throughout
+        return self._views
 
     def _alloc(self, step:SimpleStep):
         self.buf = {k:torch.zeros((self.max_sz,)+tuple(v.shape[1:]), dtype=v.dtype, device=self.device)
@@ -29,10 +40,12 @@ class ReplayStorage:
         B = step.bs
         if B > self.max_sz: step, B = step[slice(B-self.max_sz, None)], self.max_sz
         p, end, n = self.ptr, self.ptr + B, self.max_sz
+        views = self.views
         for k,b in self.buf.items():
             v = getattr(step, k)
             if v is None: raise ValueError(f"ReplayStorage: step batch has no '{k}' field, which earlier batches had.")
             if v.device != b.device: v = v.to(b.device, non_blocking=True)
+            if views is not None: b, v = views[k], v.detach().numpy()   # same memory, cheaper copies
             if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
             else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
         self.ptr = end % n
@@ -41,6 +54,10 @@ class ReplayStorage:
     def sample(self, bs:int, generator=None)->SimpleStep:
         "`bs` rows drawn uniformly, with replacement, from the filled part."
         idx = torch.randint(self.size, (bs,), device=self.device, generator=generator)
+        views = self.views
+        if views is not None:
+            i = idx.numpy()
+            return SimpleStep(**{k:torch.from_numpy(b[i]) for k,b in views.items()})
         return SimpleStep(**{k:b[idx] for k,b in self.buf.items()})
 
     def __len__(self): return self.size

@@ -66,7 +66,15 @@ class EpsilonSelector(ExplorationBase):
                  decrement_on_val:bool=False, # Count evaluation steps in the decay too
                 ):
         super().__init__(source_datapipe, min_epsilon, max_epsilon, max_steps, explore_on_val, decrement_on_val)
-        self.action_sz = action_sz
+        self.action_sz,self._rng = action_sz,None
+
+    @property
+    def rng(self)->np.random.Generator:
+        "The pipe's own draws: numpy, seeded from torch's generator on first use (so `torch.manual_seed` fixes them); checkpointed with the graph."
+        if self._rng is None: self._rng = np.random.default_rng(int(torch.randint(2**62, (1,))))
+        return self._rng
+
+    def _random(self, n:int, device)->Tensor: return torch.from_numpy(self.rng.integers(self.action_sz, size=n)).to(device)
 
     def bind_env(self, observation_space, action_space, env_name='the env'):
         if not isinstance(action_space, gym.spaces.Discrete): return
@@ -81,13 +89,23 @@ class EpsilonSelector(ExplorationBase):
     def __iter__(self):
         base = pipe_chain(self)[0]
         loggers = getattr(base, 'logger_bases', [])
-        for a in self.source_datapipe:
-            if self.training or self.explore_on_val:
-                eps = self.epsilon
-                explore = torch.rand(a.shape, device=a.device) < eps
-                if explore.any(): a = torch.where(explore, torch.randint_like(a, self.action_sz), a)
-                if self.training:
-                    for l in loggers: l.push(Record(self.title, eps))
+        greedy, device = iter(self.source_datapipe), 'cpu'
+        while True:
+            explore = self.training or self.explore_on_val
+            eps = self.epsilon if explore else None
+            # in an agent chain the lanes are known before the Q-network runs: draw first, so it runs only if a lane exploits
+            lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
+            coin = self.rng.random(lanes) < eps if lanes is not None else None
+            if coin is not None and np.count_nonzero(coin) == lanes: a = self._random(lanes, device)
+            else:
+                try: a = next(greedy)
+                except StopIteration: return
+                device = a.device
+                if explore:
+                    if coin is None: coin = self.rng.random(a.shape[0]) < eps
+                    if np.count_nonzero(coin): a = torch.where(torch.from_numpy(coin).to(device), self._random(len(coin), device), a)
+            if explore and self.training:
+                for l in loggers: l.push(Record(self.title, eps))
             if self.training or self.decrement_on_val: self.steps += a.shape[0]
             yield a
 
@@ -150,7 +168,9 @@ class TargetCalc(Pipe):
 
     def target(self, b:SimpleStep)->Tensor:
         q_next_t = self.t_net(b.next_state)
-        q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t)[:,None]).squeeze(1)
+        if self.double and self.t_model is not None:
+            q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t)[:,None]).squeeze(1)
+        else: q_next = q_next_t.max(-1).values   # max_a' Q'(s',a'): one reduction, no index
         return td_target(b, q_next, self.gamma)
 
     def __iter__(self):
@@ -218,7 +238,7 @@ def DQNLearner(
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
     pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts,
                             train_freq=train_freq, gradient_steps=gradient_steps)
-    pipe.memory.skip_fields = REPLAY_SKIP   # store (and sample) only what the target and loss read
+    pipe.memory.skip_fields = REPLAY_SKIP + (('n_steps',) if nsteps == 1 else ())   # store (and sample) only what the update reads
     pipe = StepBatcher(pipe)
     pipe = TargetCalc(pipe, model, gamma=gamma)
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)
