@@ -13,7 +13,7 @@ from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -87,7 +87,7 @@ class OptimizerStepper(Pipe):
             if not is_opt_loss(o): yield o; continue
             for opt in _opts(o):
                 if self.max_grad_norm is not None: clip_grad_norm(_opt_params(opt), self.max_grad_norm)
-                opt.step()
+                optimizer_step(opt)
 
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:

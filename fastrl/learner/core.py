@@ -17,8 +17,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
-           'clip_grad_norm', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model', 'check_nsteps',
-           'evaluate_agent']
+           'clip_grad_norm', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model',
+           'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -117,6 +117,32 @@ def clip_grad_norm(params, max_norm:float)->torch.Tensor:
     torch._foreach_mul_(grads, torch.clamp(max_norm / (total + 1e-6), max=1.0))
     return total
 
+def _direct_adam_lists(opt)->list|None:
+    "Per group: the tensor lists of a fused Adam/AdamW step, or `None` when `opt.step()` must run itself."
+    import torch.optim.optimizer as topt
+    if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
+    if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks: return None
+    out = []
+    for g in opt.param_groups:
+        if not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable'] or isinstance(g['lr'], torch.Tensor): return None
+        ps = [p for p in g['params'] if p.grad is not None]
+        if any(p not in opt.state or p.grad.is_sparse or p.device != ps[0].device or p.dtype != ps[0].dtype for p in ps): return None
+        sts = [opt.state[p] for p in ps]
+        out.append((g, ps, [p.grad for p in ps], [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts]))
+    return out
+
+def optimizer_step(opt:torch.optim.Optimizer):
+    "`opt.step()`. For a fused Adam or AdamW (no amsgrad, no step hooks, state already made) the same update by a direct call of torch's fused kernel: torch's Python wrapper around it costs about as much as the kernel itself for a small network."
+    groups = _direct_adam_lists(opt)
+    if groups is None: return opt.step()
+    for g, ps, grads, m, v, steps in groups:
+        if not ps: continue
+        torch._foreach_add_(steps, 1)
+        kernel = torch._fused_adamw_ if g['decoupled_weight_decay'] or isinstance(opt, torch.optim.AdamW) else torch._fused_adam_
+        kernel(ps, grads, m, v, [], steps, amsgrad=False, lr=g['lr'], beta1=g['betas'][0], beta2=g['betas'][1],
+               weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None)
+    opt._opt_called = True   # what an LR scheduler's wrapper of `opt.step` records
+
 class BasicOptStepper(Pipe):
     "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
@@ -129,7 +155,7 @@ class BasicOptStepper(Pipe):
             self.opt.zero_grad(set_to_none=True)
             o['loss'].backward()
             if self.max_grad_norm is not None: clip_grad_norm(self.params, self.max_grad_norm)
-            self.opt.step()
+            optimizer_step(self.opt)
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(Pipe):

@@ -44,8 +44,8 @@ class ReplayStorage:
         for k,b in self.buf.items():
             v = getattr(step, k)
             if v is None: raise ValueError(f"ReplayStorage: step batch has no '{k}' field, which earlier batches had.")
-            if v.device != b.device: v = v.to(b.device, non_blocking=True)
-            if views is not None: b, v = views[k], v.detach().numpy()   # same memory, cheaper copies
+            if views is not None: b, v = views[k], v.numpy(force=True)   # same memory, cheaper copies (force: from any device)
+            elif v.device != b.device: v = v.to(b.device, non_blocking=True)
             if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
             else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
         self.ptr = end % n
