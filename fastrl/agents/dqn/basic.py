@@ -66,15 +66,7 @@ class EpsilonSelector(ExplorationBase):
                  decrement_on_val:bool=False, # Count evaluation steps in the decay too
                 ):
         super().__init__(source_datapipe, min_epsilon, max_epsilon, max_steps, explore_on_val, decrement_on_val)
-        self.action_sz,self._rng = action_sz,None
-
-    @property
-    def rng(self)->np.random.Generator:
-        "The pipe's own draws: numpy, seeded from torch's generator on first use (so `torch.manual_seed` fixes them); checkpointed with the graph."
-        if self._rng is None: self._rng = np.random.default_rng(int(torch.randint(2**62, (1,))))
-        return self._rng
-
-    def _random(self, n:int, device)->Tensor: return torch.from_numpy(self.rng.integers(self.action_sz, size=n)).to(device)
+        self.action_sz = action_sz
 
     def bind_env(self, observation_space, action_space, env_name='the env'):
         if not isinstance(action_space, gym.spaces.Discrete): return
@@ -95,15 +87,15 @@ class EpsilonSelector(ExplorationBase):
             eps = self.epsilon if explore else None
             # in an agent chain the lanes are known before the Q-network runs: draw first, so it runs only if a lane exploits
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
-            coin = self.rng.random(lanes) < eps if lanes is not None else None
-            if coin is not None and np.count_nonzero(coin) == lanes: a = self._random(lanes, device)
+            coin = torch.rand(lanes) < eps if lanes is not None else None
+            if coin is not None and bool(coin.all()): a = torch.randint(self.action_sz, (lanes,)).to(device)
             else:
                 try: a = next(greedy)
                 except StopIteration: return
                 device = a.device
                 if explore:
-                    if coin is None: coin = self.rng.random(a.shape[0]) < eps
-                    if np.count_nonzero(coin): a = torch.where(torch.from_numpy(coin).to(device), self._random(len(coin), device), a)
+                    coin = torch.rand(a.shape, device=device) < eps if coin is None else coin.to(device)
+                    if coin.any(): a = torch.where(coin, torch.randint_like(a, self.action_sz), a)
             if explore and self.training:
                 for l in loggers: l.push(Record(self.title, eps))
             if self.training or self.decrement_on_val: self.steps += a.shape[0]
