@@ -114,6 +114,10 @@ def clip_grad_norm(params, max_norm:float)->torch.Tensor:
     if not grads: return torch.zeros(())
     try: total = torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads)))
     except RuntimeError: return nn.utils.clip_grad_norm_(params, max_norm)   # gradients on several devices
+    if total.device.type == 'cpu':   # reading the norm costs no sync here: scale only when the coefficient is below 1
+        coef = max_norm / (float(total) + 1e-6)
+        if coef < 1: torch._foreach_mul_(grads, coef)
+        return total
     torch._foreach_mul_(grads, torch.clamp(max_norm / (total + 1e-6), max=1.0))
     return total
 
