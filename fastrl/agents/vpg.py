@@ -13,7 +13,7 @@ from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step, opt_params
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -57,7 +57,6 @@ def dp_avg(x:Tensor)->Tensor:
 # %% ../../nbs/15_agents.vpg.ipynb #a5946db8
 def is_opt_loss(o)->bool: return isinstance(o, dict) and 'loss' in o and 'opt' in o
 
-def _opt_params(opt): return [p for g in opt.param_groups for p in g['params']]
 def _opts(o:dict)->list: return list(o['opt']) if isinstance(o['opt'], (list, tuple)) else [o['opt']]
 
 class LossBackward(Pipe):
@@ -76,7 +75,7 @@ class GradAllReducer(Pipe):
     def __iter__(self):
         for o in self.source_datapipe:
             if is_opt_loss(o):
-                for opt in _opts(o): avg_grads(_opt_params(opt))   # CRITICAL: every rank steps with the same averaged gradient
+                for opt in _opts(o): avg_grads(opt_params(opt))   # CRITICAL: every rank steps with the same averaged gradient
             yield o
 
 class OptimizerStepper(Pipe):
@@ -86,7 +85,7 @@ class OptimizerStepper(Pipe):
         for o in self.source_datapipe:
             if not is_opt_loss(o): yield o; continue
             for opt in _opts(o):
-                if self.max_grad_norm is not None: clip_grad_norm(_opt_params(opt), self.max_grad_norm)
+                if self.max_grad_norm is not None: clip_grad_norm(opt_params(opt), self.max_grad_norm)
                 optimizer_step(opt)
 
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f

@@ -8,6 +8,7 @@ from copy import deepcopy
 from types import SimpleNamespace
 import inspect
 import torch
+import torch.optim.optimizer as topt
 from torch import nn
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
@@ -17,7 +18,7 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
-           'clip_grad_norm', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model',
+           'clip_grad_norm', 'opt_params', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model',
            'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
@@ -121,9 +122,12 @@ def clip_grad_norm(params, max_norm:float)->torch.Tensor:
     torch._foreach_mul_(grads, torch.clamp(max_norm / (total + 1e-6), max=1.0))
     return total
 
+def opt_params(opt:torch.optim.Optimizer)->list:
+    "The parameters `opt` updates, read from its groups at each call (a cached list would go stale, e.g. when a checkpoint is loaded)."
+    return [p for g in opt.param_groups for p in g['params']]
+
 def _direct_adam_lists(opt)->list|None:
     "Per group: the tensor lists of a fused Adam/AdamW step, or `None` when `opt.step()` must run itself."
-    import torch.optim.optimizer as topt
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
     if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks: return None
     out = []
@@ -142,7 +146,7 @@ def optimizer_step(opt:torch.optim.Optimizer):
     for g, ps, grads, m, v, steps in groups:
         if not ps: continue
         torch._foreach_add_(steps, 1)
-        kernel = torch._fused_adamw_ if g['decoupled_weight_decay'] or isinstance(opt, torch.optim.AdamW) else torch._fused_adam_
+        kernel = torch._fused_adamw_ if g['decoupled_weight_decay'] else torch._fused_adam_   # AdamW's groups set it
         kernel(ps, grads, m, v, [], steps, amsgrad=False, lr=g['lr'], beta1=g['betas'][0], beta2=g['betas'][1],
                weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None)
     opt._opt_called = True   # what an LR scheduler's wrapper of `opt.step` records
@@ -152,13 +156,12 @@ class BasicOptStepper(Pipe):
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
         self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
         self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
-        self.params = list(model.parameters())
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue
             self.opt.zero_grad(set_to_none=True)
             o['loss'].backward()
-            if self.max_grad_norm is not None: clip_grad_norm(self.params, self.max_grad_norm)
+            if self.max_grad_norm is not None: clip_grad_norm(opt_params(self.opt), self.max_grad_norm)
             optimizer_step(self.opt)
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
