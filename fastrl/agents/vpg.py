@@ -13,7 +13,7 @@ from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step, opt_params
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step, opt_params, zero_grad
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -65,7 +65,7 @@ class LossBackward(Pipe):
     def __iter__(self):
         for o in self.source_datapipe:
             if is_opt_loss(o):
-                for opt in _opts(o): opt.zero_grad(set_to_none=True)
+                for opt in _opts(o): zero_grad(opt)
                 o['loss'].backward()
             yield o
 

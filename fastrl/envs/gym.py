@@ -29,8 +29,8 @@ def _env_fn(env, render_mode=None)->Callable:
     def make(): return gym.make(env, render_mode=render_mode)
     return make
 
-def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:str|None=None):
-    "A vector env with `num_envs` copies of each env id (or factory) in `envs`, autoresetting in the same step."
+def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:str|None=None, copy:bool=True):
+    "A vector env with `num_envs` copies of each env id (or factory) in `envs`, autoresetting in the same step; `copy=False` returns its own observation buffer, overwritten by the next step."
     envs = [envs] if isinstance(envs, str) or callable(envs) else list(envs)
     if not envs: raise ValueError("No environment given: pass a list of env ids, e.g. ['Pendulum-v1'].")
     for e in envs:
@@ -41,7 +41,7 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
                                  f"(`gymnasium.pprint_registry()` lists the registered ids).") from None
     fns = [_env_fn(e, render_mode) for e in envs for _ in range(num_envs)]
     cls = AsyncVectorEnv if async_envs else SyncVectorEnv
-    return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP)
+    return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP, copy=copy)
 
 # %% ../../nbs/02_envs.gym.ipynb #1e892c5a
 def _as_tensor(a)->Tensor:
@@ -65,7 +65,8 @@ class GymStepper(Pipe):
         self.include_images,self.proc_id = include_images,proc_id
         self.env_ids = list(source_datapipe)
         self.env_names = [e if isinstance(e, str) else getattr(e, '__name__', 'env') for e in self.env_ids for _ in range(num_envs)]
-        self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None)
+        # copy=False: the vector env's deepcopy of each observation batch costs more than the plain copy __iter__ makes
+        self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None, copy=False)
         self.num_envs = self.env.num_envs
         self.observation_space,self.action_space = self.env.single_observation_space,self.env.single_action_space
         if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary, gym.spaces.MultiDiscrete)):
@@ -81,7 +82,7 @@ class GymStepper(Pipe):
         if not self._seeded and self.seed is not None: self.env.action_space.seed(self.seed)
         self._seeded = True
         N = self.num_envs
-        self.obs = self._check(obs)
+        self.obs = self._check(obs.copy())
         # per-lane counters live in numpy (cheap small ops); each step gets fresh arrays, shared with its tensors
         self.ep_ret,self.step_n = np.zeros(N, np.float32), np.zeros(N, np.int64)
         self.episode_n = getattr(self, 'episode_n', np.zeros(N, np.int64)) + 1
@@ -104,7 +105,8 @@ class GymStepper(Pipe):
         t, state = 0, torch.from_numpy(self.obs)
         while self.n is None or t < self.n:
             action = self.act(state)
-            obs, rew, term, trunc, info = self.env.step(action)  # fresh arrays (vector envs copy by default)
+            obs, rew, term, trunc, info = self.env.step(action)
+            obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc
             next_obs = obs
             if 'final_obs' in info:  # CRITICAL: a finished lane's next_state is its final obs, not the reset obs

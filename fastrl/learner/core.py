@@ -6,7 +6,7 @@
 from __future__ import annotations
 from copy import deepcopy
 from types import SimpleNamespace
-import inspect
+import inspect, weakref
 import torch
 import torch.optim.optimizer as topt
 from torch import nn
@@ -18,8 +18,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
-           'clip_grad_norm', 'opt_params', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater', 'get_target_model',
-           'check_nsteps', 'evaluate_agent']
+           'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
+           'get_target_model', 'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -126,26 +126,56 @@ def opt_params(opt:torch.optim.Optimizer)->list:
     "The parameters `opt` updates, read from its groups at each call (a cached list would go stale, e.g. when a checkpoint is loaded)."
     return [p for g in opt.param_groups for p in g['params']]
 
+def zero_grad(opt:torch.optim.Optimizer):
+    "`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (torch's method also opens a profiler record, ~20 µs a call)."
+    if type(opt).zero_grad is not torch.optim.Optimizer.zero_grad: return opt.zero_grad(set_to_none=True)   # a custom zero_grad runs itself
+    for g in opt.param_groups:
+        for p in g['params']: p.grad = None
+
+class _AdamPlan:
+    "The tensor lists of `opt`'s fused Adam/AdamW step, made once per optimiser state; each group's step counters become views of one tensor, so one `add_` counts them all."
+    def __init__(self, opt):
+        self.state,self.groups,self.lists = opt.state,opt.param_groups,[]
+        for g in opt.param_groups:
+            ps = list(g['params'])
+            if not ps: self.lists.append(None); continue
+            if any(p not in opt.state or p.device != ps[0].device or p.dtype != ps[0].dtype for p in ps): raise LookupError
+            sts = [opt.state[p] for p in ps]
+            flat = torch.stack([s['step'] for s in sts])
+            for i,s in enumerate(sts): s['step'] = flat[i]   # same values, now views of `flat`
+            self.lists.append((ps, [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts], flat))
+        self.sizes = [len(g['params']) for g in opt.param_groups]
+    def fits(self, opt)->bool:
+        "Still the state and groups of `opt` (a loaded checkpoint or a new group replaces them)."
+        return (self.state is opt.state and self.groups is opt.param_groups and self.sizes == [len(g['params']) for g in opt.param_groups]
+                and all(l is None or opt.state[l[0][0]]['step'] is l[3][0] for l in self.lists))
+
+_adam_plans = weakref.WeakKeyDictionary()   # optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
+
 def _direct_adam_lists(opt)->list|None:
-    "Per group: the tensor lists of a fused Adam/AdamW step, or `None` when `opt.step()` must run itself."
+    "Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or `None` when `opt.step()` must run itself."
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
     if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks: return None
-    out = []
     for g in opt.param_groups:
         if not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable'] or isinstance(g['lr'], torch.Tensor): return None
-        ps = [p for p in g['params'] if p.grad is not None]
-        if any(p not in opt.state or p.grad.is_sparse or p.device != ps[0].device or p.dtype != ps[0].dtype for p in ps): return None
-        sts = [opt.state[p] for p in ps]
-        out.append((g, ps, [p.grad for p in ps], [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts]))
+    plan = _adam_plans.get(opt)
+    if plan is None or not plan.fits(opt):
+        try: plan = _adam_plans[opt] = _AdamPlan(opt)
+        except LookupError: return None   # a parameter has no state yet (opt.step() makes it) or groups mix devices/dtypes
+    out = []
+    for g, l in zip(opt.param_groups, plan.lists):
+        if l is None: continue
+        grads = [p.grad for p in l[0]]
+        if any(gr is None or gr.is_sparse for gr in grads): return None   # a parameter without gradient: opt.step() skips it
+        out.append((g, l[0], grads, *l[1:]))
     return out
 
 def optimizer_step(opt:torch.optim.Optimizer):
     "`opt.step()`. For a fused Adam or AdamW (no amsgrad, no step hooks, state already made) the same update by a direct call of torch's fused kernel: torch's Python wrapper around it costs about as much as the kernel itself for a small network."
     groups = _direct_adam_lists(opt)
     if groups is None: return opt.step()
-    for g, ps, grads, m, v, steps in groups:
-        if not ps: continue
-        torch._foreach_add_(steps, 1)
+    for g, ps, grads, m, v, steps, flat in groups:
+        flat.add_(1)   # every step counter of the group (torch adds 1 to each in a loop)
         kernel = torch._fused_adamw_ if g['decoupled_weight_decay'] else torch._fused_adam_   # AdamW's groups set it
         kernel(ps, grads, m, v, [], steps, amsgrad=False, lr=g['lr'], beta1=g['betas'][0], beta2=g['betas'][1],
                weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None)
@@ -159,7 +189,7 @@ class BasicOptStepper(Pipe):
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue
-            self.opt.zero_grad(set_to_none=True)
+            zero_grad(self.opt)
             o['loss'].backward()
             if self.max_grad_norm is not None: clip_grad_norm(opt_params(self.opt), self.max_grad_norm)
             optimizer_step(self.opt)
