@@ -163,17 +163,35 @@ class NStepper(Pipe):
     def __init__(self, source_datapipe, n:int=1):
         if n < 1: raise ValueError(f"NStepper needs n >= 1, got {n}.")
         self.source_datapipe,self.n = source_datapipe,n
+        self.ring,self.t,self.ep_len = None,0,None   # on the pipe, not in __iter__: a checkpoint saves them
+
+    def state_dict(self)->dict:
+        "The ring of the last `n` steps, its position and each lane's episode length (tensors, lists and numbers)."
+        r = self.ring
+        return {'t': self.t, 'ep_len': None if self.ep_len is None else torch.from_numpy(self.ep_len.copy()),
+                'big': None if r is None else {k:b.clone() for k,b in r.big.items()},
+                'groups': None if r is None else [[list(ks), b.clone()] for ks,b in r.groups]}
+
+    def load_state_dict(self, sd:dict):
+        self.t, self.ep_len = sd['t'], None if sd['ep_len'] is None else sd['ep_len'].numpy().copy()
+        self.ring = None
+        if sd['big'] is not None:
+            self.ring = _StepRing.__new__(_StepRing)
+            self.ring.big, self.ring.groups = dict(sd['big']), [(list(ks), b) for ks,b in sd['groups']]
 
     def __iter__(self):
-        n, ring, t, p = self.n, None, 0, torch.arange(self.n)
+        n, p = self.n, torch.arange(self.n)
         orders = [(pos - torch.arange(n-1, -1, -1)) % n for pos in range(n)]   # ring positions of the last n steps, oldest first
         for step in self.source_datapipe:
             if not is_step(step): yield step; continue
-            if ring is None: ring, ep_len = _StepRing(step, n), np.zeros(step.bs, np.int64)
-            pos, t = t % n, t + 1
+            if self.ring is None: self.ring, self.ep_len = _StepRing(step, n), np.zeros(step.bs, np.int64)
+            ring, pos = self.ring, self.t % n
+            self.t += 1
             ring.write(pos, step)
             done = np.logical_or(step.terminated.numpy(), step.truncated.numpy())
-            ep_len = ep_len + 1
+            # steps of the lane's episode so far, this one included; a step index of 0 starts over (an env reset by GymStepper(n=...))
+            ep_len = step.step_n.numpy(force=True) + 1 if step.step_n is not None else self.ep_len + 1
+            self.ep_len = np.where(done, 0, ep_len)
             L = np.minimum(ep_len, n)
             if not done.any() and (L == n).all():   # fast path: every lane completes one full window
                 w = ring.gather(orders[pos], lane_major=True)
@@ -184,7 +202,6 @@ class NStepper(Pipe):
             lanes, lens = [full], [np.full(len(full), n)]
             for i in np.flatnonzero(done):   # episode end: windows of length L, L-1, ..., 1
                 lanes.append(np.full(L[i], i)); lens.append(np.arange(L[i], 0, -1))
-            ep_len = np.where(done, 0, ep_len)
             lanes, lens = torch.from_numpy(np.concatenate(lanes)), torch.from_numpy(np.concatenate(lens))
             if len(lanes)==0: continue
             ago = (lens[:,None] - 1 - p).clamp(min=0)       # how many steps before now position p was taken
