@@ -129,7 +129,7 @@ class NumpyConverter(Pipe):
     "Yields each tensor as a (CPU) numpy array, as gymnasium expects actions."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
-        for a in self.source_datapipe: yield a.detach().cpu().numpy()
+        for a in self.source_datapipe: yield a.numpy() if a.is_cpu and not a.requires_grad else a.detach().cpu().numpy()
 
 # %% ../../nbs/07_agents.core.ipynb #bfd48ca9
 class ExplorationBase(Pipe):

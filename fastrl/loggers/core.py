@@ -60,10 +60,12 @@ def iter_steps(o):
             if is_step(s): yield s
 
 def _ended_rows(step:SimpleStep):
-    "Indices of the rows of `step` whose episode ended (on the CPU through numpy: the torch ops cost ~10 µs for a one-lane step)."
+    "Indices of the rows of `step` whose episode ended (on the CPU, numpy counts them first: most steps end nothing)."
     t, u = step.terminated, step.truncated
-    if t.device.type != 'cpu' or t.ndim != 1: return (step.done if u is not None else t.bool()).nonzero().flatten()
-    return np.flatnonzero(t.numpy() if u is None else np.logical_or(t.numpy(), u.numpy()))
+    if not t.is_cpu or t.ndim != 1: return (step.done if u is not None else t.bool()).nonzero().flatten()
+    t, u = t.numpy(), (None if u is None else u.numpy())
+    if not (np.count_nonzero(t) or (u is not None and np.count_nonzero(u))): return ()
+    return np.flatnonzero(t if u is None else t | u)
 
 class EpisodeTracker:
     "Remembers the last episode counted per env lane; `new_returns(step)` gives returns of episodes not seen yet."

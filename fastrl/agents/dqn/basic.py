@@ -87,15 +87,17 @@ class EpsilonSelector(ExplorationBase):
             eps = self.epsilon if explore else None
             # in an agent chain the lanes are known before the Q-network runs: draw first, so it runs only if a lane exploits
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
-            coin = torch.rand(lanes) < eps if lanes is not None else None
-            if coin is not None and bool(coin.all()): a = torch.randint(self.action_sz, (lanes,)).to(device)
+            coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None   # as torch compares; numpy tests few lanes faster
+            if coin is not None and np.count_nonzero(coin) == lanes: a = torch.randint(self.action_sz, (lanes,)).to(device)
             else:
                 try: a = next(greedy)
                 except StopIteration: return
                 device = a.device
                 if explore:
-                    coin = torch.rand(a.shape, device=device) < eps if coin is None else coin.to(device)
-                    if coin.any(): a = torch.where(coin, torch.randint_like(a, self.action_sz), a)
+                    if coin is None: coin = torch.rand(a.shape, device=device) < eps
+                    elif np.count_nonzero(coin): coin = torch.from_numpy(coin).to(device)
+                    else: coin = None   # every lane exploits
+                    if coin is not None and coin.any(): a = torch.where(coin, torch.randint_like(a, self.action_sz), a)
             if explore and self.training:
                 for l in loggers: l.push(Record(self.title, eps))
             if self.training or self.decrement_on_val: self.steps += a.shape[0]
