@@ -18,12 +18,15 @@ def dueling_aggregate(v:Tensor, a:Tensor)->Tensor:
 # %% ../../../nbs/13d_agents.dqn.dueling.ipynb #f5794629
 class DuelingHead(nn.Module):
     "Value and advantage streams on the shared features, aggregated by `dueling_aggregate`: [B,n_in] -> [B,action_sz]."
-    def __init__(self, n_in:int, action_sz:int, stream_sizes:tuple=(), activation_fn=nn.ReLU):
+    def __init__(self, n_in:int, action_sz:int, stream_sizes:tuple=(), activation_fn=nn.ReLU, grad_scale:float=2**-0.5):
         super().__init__()
         n = ([n_in, *stream_sizes])[-1]
         self.value = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn), nn.Linear(n, 1))
         self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn), nn.Linear(n, action_sz))
-    def forward(self, x:Tensor)->Tensor: return dueling_aggregate(self.value(x), self.advantage(x))
+        self.grad_scale = grad_scale
+    def forward(self, x:Tensor)->Tensor:
+        if x.requires_grad and self.grad_scale != 1: x.register_hook(lambda g: g * self.grad_scale)   # both streams' gradient, scaled
+        return dueling_aggregate(self.value(x), self.advantage(x))
 
 class DuelingDQN(DQN):
     "A `DQN` whose head is a `DuelingHead`: Q(s,·) = V(s) + A(s,·) - mean A(s,·)."
@@ -33,7 +36,8 @@ class DuelingDQN(DQN):
                  hidden_sizes:tuple=(256,256), # Units of the shared hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
                  stream_sizes:tuple=(), # Hidden units of each stream (the paper: one layer of 512)
+                 grad_scale:float=2**-0.5, # Factor on the gradient the two streams send into the shared layers (the paper's 1/sqrt 2; 1: none)
                 ):
-        self._stream = (tuple(stream_sizes), activation_fn)
+        self._stream = (tuple(stream_sizes), activation_fn, grad_scale)
         super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
     def make_head(self, n_in, action_sz): return DuelingHead(n_in, action_sz, *self._stream)
