@@ -8,6 +8,7 @@ for `--steps` env steps on one env:
   fastrl   -- `DQNLearner` + the `TargetNetwork` augmentation (Huber loss, grad-norm clip 10, as SB3);
   double   -- fastrl + `DoubleDQN()`;
   dueling  -- fastrl with a `DuelingDQN` Q-network;
+  dueling_double -- the dueling network trained with the double-DQN target, as Wang et al. (2016) train it;
   c51      -- fastrl + `Categorical()` with a `CategoricalDQN` (51 atoms on [-100, 100], cross-entropy loss).
 For every (method, seed) it measures the wall time of the training loop only (env steps/s = steps / training seconds)
 and the mean return of the greedy policy over 10 episodes on a separately seeded eval env. Methods run interleaved
@@ -45,7 +46,7 @@ HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_sta
           exploration_final_eps=0.04, net_arch=[256, 256])
 C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
 QUICK = dict(steps=3_000, learning_starts=500)
-METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'c51')
+METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'dueling_double', 'c51')
 
 
 def run_sb3_dqn(seed, args):
@@ -117,7 +118,7 @@ def run_fastrl(seed, args, variant='dqn'):
     import gymnasium as gym
     env = gym.make(args.env); n_obs, n_act = env.observation_space.shape[0], int(env.action_space.n); env.close()
     augs = [TargetNetwork(target_sync(hp))]
-    if variant == 'dueling':
+    if variant in ('dueling', 'dueling_double'):
         from fastrl.agents.dqn.dueling import DuelingDQN
         model = DuelingDQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
     elif variant == 'c51':
@@ -125,7 +126,7 @@ def run_fastrl(seed, args, variant='dqn'):
         model = CategoricalDQN(n_obs, n_act, hidden_sizes=hp['net_arch'], **{k: hp[k] for k in C51})
         augs += Categorical()
     else: model = DQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
-    if variant == 'double':
+    if variant in ('double', 'dueling_double'):
         from fastrl.agents.dqn.double import DoubleDQN
         augs.append(DoubleDQN())
     agent = DQNAgent(model, max_steps=int(hp['exploration_fraction'] * args.steps), min_epsilon=hp['exploration_final_eps'])
@@ -167,7 +168,8 @@ def main(doc, env_id, hp, steps, name, methods=METHODS):
     args.hp |= overrides(args.set, args.hp)
     if args.quick: args.steps, args.hp['learning_starts'], args.name = QUICK['steps'], QUICK['learning_starts'], args.name + '_quick'
     runners = dict(sb3=run_sb3_dqn, hand=run_hand, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
-                   dueling=lambda s, a: run_fastrl(s, a, 'dueling'), c51=lambda s, a: run_fastrl(s, a, 'c51'))
+                   dueling=lambda s, a: run_fastrl(s, a, 'dueling'), dueling_double=lambda s, a: run_fastrl(s, a, 'dueling_double'),
+                   c51=lambda s, a: run_fastrl(s, a, 'c51'))
     rows, seeds = [], args.seeds
     for seed in seeds:   # the JSON is rewritten after every seed, so finished seeds survive an interrupted run
         args.seeds = [seed]
