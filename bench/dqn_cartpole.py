@@ -19,7 +19,8 @@ per seed, all at `torch.set_num_threads(--threads)`. Prints markdown tables, wri
     .venv/bin/python bench/dqn_cartpole.py --seeds 0 1 2 --only double dueling c51 --set learning_rate=5e-4 --name dqn_variants_lr5e-4
     .venv/bin/python bench/dqn_cartpole.py --quick                                                  # smoke test
 
-`--set KEY=VALUE ...` overrides entries of `HP` or `C51` for every method. The final greedy policy collapses on some
+`--set KEY=VALUE ...` overrides entries of `HP` or `C51` for every method; `--set lr_decay=0.0` decays the learning
+rate linearly to 0 (fastrl: `LRSchedule(linear_decay(...))` over the gradient steps; SB3: a schedule over env steps). The final greedy policy collapses on some
 seeds in every method, SB3 included (seeds 0-9: SB3 402.1, fastrl 407.3, each 7 of 10 at 500), so a few seeds cannot
 tell methods or learning rates apart; see the README's table for 10-seed results of the variants.
 
@@ -43,7 +44,7 @@ from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run
 ENV_ID = 'CartPole-v1'
 HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_starts=1000, gamma=0.99,
           target_update_interval=10, train_freq=256, gradient_steps=128, exploration_fraction=0.16,
-          exploration_final_eps=0.04, net_arch=[256, 256])
+          exploration_final_eps=0.04, net_arch=[256, 256], lr_decay=None)
 C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
 QUICK = dict(steps=3_000, learning_starts=500)
 METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'dueling_double', 'c51')
@@ -52,7 +53,10 @@ METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'dueling_double', 'c51'
 def run_sb3_dqn(seed, args):
     from stable_baselines3 import DQN
     hp = args.hp
-    return run_sb3(DQN, args.env, seed, args.steps, learning_rate=hp['learning_rate'], batch_size=hp['batch_size'],
+    lr = hp['learning_rate']
+    if hp['lr_decay'] is not None:   # SB3's schedules take the progress remaining, 1 -> 0 over the run's env steps
+        lr = lambda p, lr0=hp['learning_rate'], f=hp['lr_decay']: lr0 * (f + (1 - f) * p)
+    return run_sb3(DQN, args.env, seed, args.steps, learning_rate=lr, batch_size=hp['batch_size'],
                    buffer_size=hp['buffer_size'], learning_starts=hp['learning_starts'], gamma=hp['gamma'],
                    target_update_interval=hp['target_update_interval'], train_freq=hp['train_freq'],
                    gradient_steps=hp['gradient_steps'], exploration_fraction=hp['exploration_fraction'],
@@ -129,6 +133,10 @@ def run_fastrl(seed, args, variant='dqn'):
     if variant in ('double', 'dueling_double'):
         from fastrl.agents.dqn.double import DoubleDQN
         augs.append(DoubleDQN())
+    if hp['lr_decay'] is not None:   # linear, over the run's gradient steps, to lr_decay x the learning rate
+        from fastrl.learner.core import LRSchedule, linear_decay
+        rounds = (args.steps - hp['learning_starts']) // hp['train_freq'] + 1
+        augs.append(LRSchedule(linear_decay(rounds * hp['gradient_steps'], final=hp['lr_decay'])))
     agent = DQNAgent(model, max_steps=int(hp['exploration_fraction'] * args.steps), min_epsilon=hp['exploration_final_eps'])
     dls = L(DataBlock(GymTransformBlock(agent=agent, seed=seed)).dataloaders([args.env]))
     batches = 1000 if args.steps % 1000 == 0 else args.steps

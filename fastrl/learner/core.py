@@ -5,21 +5,23 @@
 # %% ../../nbs/06_learner.core.ipynb #e764cebd
 from __future__ import annotations
 from copy import deepcopy
+from functools import partial
 from types import SimpleNamespace
+from typing import Callable
 import inspect, weakref
 import torch
 import torch.optim.optimizer as topt
 from torch import nn
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
-from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource
+from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
            'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'get_target_model', 'check_nsteps', 'evaluate_agent']
+           'get_target_model', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -224,6 +226,31 @@ def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=Non
     for up in find_dps(pipe, SoftTargetUpdater):
         if up.model is model: return up.target_model
     return model
+
+# %% ../../nbs/06_learner.core.ipynb #0bcba7d9
+class LRScheduler(Pipe):
+    "Steps `scheduler`, an LR scheduler of the optimiser of the stepper it reads from, once per step batch that passes (one per gradient step)."
+    def __init__(self, source_datapipe, scheduler): self.source_datapipe,self.scheduler = source_datapipe,scheduler
+    def __iter__(self):
+        for o in self.source_datapipe:
+            if is_step(o): self.scheduler.step()
+            yield o
+
+def _linear(n:int, total:int, final:float)->float: return 1 - (1 - final) * min(n / total, 1.)
+
+def linear_decay(total:int, final:float=0.)->Callable[[int],float]:
+    "Factor on the learning rate after `n` gradient steps: from 1 at `n=0` down to `final` at `n=total`, then `final`."
+    if total < 1: raise ValueError(f"linear_decay: total must be >= 1 gradient steps, got {total}.")
+    if not 0 <= final <= 1: raise ValueError(f"linear_decay: final must be a factor in [0, 1], got {final}.")
+    return partial(_linear, total=total, final=final)   # a partial, not a closure: picklable, and LambdaLR checkpoints it
+
+class LRSchedule:
+    "Augmentation of a learner: after every `BasicOptStepper`, an `LRScheduler` with torch's `LambdaLR(opt, lr_lambda)`: the optimiser's learning rate times `lr_lambda(n)` after `n` gradient steps."
+    def __init__(self, lr_lambda:Callable[[int],float]): self.lr_lambda = lr_lambda
+    def __call__(self, root):
+        make = lambda st: LRScheduler(st, torch.optim.lr_scheduler.LambdaLR(st.opt, self.lr_lambda))
+        return InsertAfter(BasicOptStepper, make)(root)
+    def __repr__(self): return f"LRSchedule({self.lr_lambda})"
 
 # %% ../../nbs/06_learner.core.ipynb #ad035422
 def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str)->float:
