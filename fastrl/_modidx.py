@@ -182,6 +182,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.TargetCalc.next_action': ( 'agents.dqn.basic.html#targetcalc.next_action',
                                                                                              'fastrl/agents/dqn/basic.py'),
+                                         'fastrl.agents.dqn.basic.TargetCalc.online_selects': ( 'agents.dqn.basic.html#targetcalc.online_selects',
+                                                                                                'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.TargetCalc.t_net': ( 'agents.dqn.basic.html#targetcalc.t_net',
                                                                                        'fastrl/agents/dqn/basic.py'),
                                          'fastrl.agents.dqn.basic.TargetCalc.target': ( 'agents.dqn.basic.html#targetcalc.target',

@@ -131,8 +131,7 @@ def opt_params(opt:torch.optim.Optimizer)->list:
 def zero_grad(opt:torch.optim.Optimizer):
     "`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (torch's method also opens a profiler record, ~20 µs a call)."
     if type(opt).zero_grad is not torch.optim.Optimizer.zero_grad: return opt.zero_grad(set_to_none=True)   # a custom zero_grad runs itself
-    for g in opt.param_groups:
-        for p in g['params']: p.grad = None
+    for p in opt_params(opt): p.grad = None
 
 class _AdamPlan:
     "The tensor lists of `opt`'s fused Adam/AdamW step, made once per optimiser state; each group's step counters become views of one tensor, so one `add_` counts them all."

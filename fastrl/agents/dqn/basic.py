@@ -155,14 +155,19 @@ class TargetCalc(Pipe):
     @property
     def t_net(self)->nn.Module: return self.model if self.t_model is None else self.t_model
 
+    @property
+    def online_selects(self)->bool:
+        "Double DQN with a target network: the online network chooses a*, the target network values it."
+        return self.double and self.t_model is not None
+
     def next_action(self, s_next:Tensor, q_next_t:Tensor)->Tensor:
         "a* = argmax_a Q(s',a) of the online network (double) or of the target network."
-        q_sel = self.model(s_next) if self.double and self.t_model is not None else q_next_t
+        q_sel = self.model(s_next) if self.online_selects else q_next_t
         return q_sel.argmax(-1)
 
     def target(self, b:SimpleStep)->Tensor:
         q_next_t = self.t_net(b.next_state)
-        if self.double and self.t_model is not None:
+        if self.online_selects:
             q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t)[:,None]).squeeze(1)
         else: q_next = q_next_t.max(-1).values   # max_a' Q'(s',a'): one reduction, no index
         return td_target(b, q_next, self.gamma)
