@@ -44,7 +44,8 @@ from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run
 ENV_ID = 'CartPole-v1'
 HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_starts=1000, gamma=0.99,
           target_update_interval=10, train_freq=256, gradient_steps=128, exploration_fraction=0.16,
-          exploration_final_eps=0.04, net_arch=[256, 256], lr_decay=None)
+          exploration_final_eps=0.04, net_arch=[256, 256])
+OPTIONAL = dict(lr_decay=None)   # settings every task's HP may leave out (the LunarLander script has its own HP)
 C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
 QUICK = dict(steps=3_000, learning_starts=500)
 METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'dueling_double', 'c51')
@@ -172,8 +173,10 @@ def overrides(pairs, hp):
 
 def main(doc, env_id, hp, steps, name, methods=METHODS):
     args = parser(doc, env_id, steps, methods, name).parse_args()
-    args.hp = dict(hp) | dict(C51)
+    args.hp = dict(OPTIONAL) | dict(hp) | dict(C51)
     args.hp |= overrides(args.set, args.hp)
+    if args.hp['lr_decay'] is not None and 'hand' in args.only:   # the speed floor keeps a constant rate
+        raise SystemExit("--set lr_decay: the hand-written loop has no learning-rate schedule; leave 'hand' out of --only.")
     if args.quick: args.steps, args.hp['learning_starts'], args.name = QUICK['steps'], QUICK['learning_starts'], args.name + '_quick'
     runners = dict(sb3=run_sb3_dqn, hand=run_hand, fastrl=run_fastrl, double=lambda s, a: run_fastrl(s, a, 'double'),
                    dueling=lambda s, a: run_fastrl(s, a, 'dueling'), dueling_double=lambda s, a: run_fastrl(s, a, 'dueling_double'),
