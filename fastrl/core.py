@@ -12,7 +12,8 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'SimpleStep', 'Record', 'is_step', 'as_float', 'set_seed', 'default_device', 'evaluating']
+__all__ = ['STEP_FIELDS', 'SimpleStep', 'Record', 'is_step', 'as_float', 'set_seed', 'default_device', 'evaluating',
+           'FastrlError', 'ConfigError', 'RunAborted']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -111,3 +112,17 @@ def evaluating(*models):
         yield models[0] if len(models)==1 else models
     finally:
         for m,mode in zip(models, modes): m.train(mode)
+
+# %% ../nbs/00_core.ipynb #6babba9e
+class FastrlError(Exception):
+    "Base of the failures fastrl reports as one line (no traceback from the CLI)."
+    exit_code = 1
+
+class ConfigError(FastrlError, ValueError):
+    "A bad setting, input or folder, refused before anything is written (CLI exit status 2)."
+    exit_code = 2
+
+class RunAborted(FastrlError, RuntimeError):
+    "A run stopped to protect its results (non-finite values, an interruption); the files on disk are the last good ones."
+    exit_code = 1
+

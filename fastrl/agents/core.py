@@ -4,6 +4,7 @@
 
 # %% ../../nbs/07_agents.core.ipynb #af68e36d
 from __future__ import annotations
+from ..core import ConfigError
 import math
 import numpy as np
 import torch
@@ -66,7 +67,7 @@ class AgentHead(Pipe):
         "Check the env's spaces fit this agent and let each pipe adapt to them."
         if self.action_spaces and not isinstance(action_space, self.action_spaces):
             fits = ' or '.join(t.__name__ for t in self.action_spaces)
-            raise ValueError(f"{self.algo} needs a {fits} action space, but {env_name} has {_space_str(action_space)}."
+            raise ConfigError(f"{self.algo} needs a {fits} action space, but {env_name} has {_space_str(action_space)}."
                              + (f" {self.alternatives}" if self.alternatives else ''))
         for dp in pipe_chain(self):
             if dp is not self and hasattr(dp, 'bind_env'): dp.bind_env(observation_space, action_space, env_name)
@@ -95,11 +96,11 @@ class SimpleModelRunner(Pipe):
         try:
             with torch.no_grad(): out = self.model(obs)
         except Exception as e:
-            raise ValueError(f"The agent's model {type(self.model).__name__} cannot take the observations of {env_name} "
+            raise ConfigError(f"The agent's model {type(self.model).__name__} cannot take the observations of {env_name} "
                              f"(shape {tuple(observation_space.shape)}): {str(e).splitlines()[0]}. "
                              f"Build the model for inputs of size {tuple(observation_space.shape)}.") from None
         if isinstance(action_space, gym.spaces.Box) and tuple(out.shape[1:]) != tuple(action_space.shape):
-            raise ValueError(f"The agent's model {type(self.model).__name__} outputs actions of shape {tuple(out.shape[1:])} "
+            raise ConfigError(f"The agent's model {type(self.model).__name__} outputs actions of shape {tuple(out.shape[1:])} "
                              f"but {env_name} expects {tuple(action_space.shape)}.")
         if hasattr(self.model, 'bind_action_space'): self.model.bind_action_space(action_space)
 

@@ -4,6 +4,7 @@
 
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #8e6a59b6
 from __future__ import annotations
+from ..core import ConfigError
 import torch
 from torch import nn, Tensor
 import gymnasium as gym
@@ -46,7 +47,7 @@ class MLPActorCritic(nn.Module):
     def __init__(self, observation_space:gym.spaces.Box, action_space:gym.spaces.Box, hidden_sizes=(256,256), activation=nn.ReLU):
         super().__init__()
         if not isinstance(action_space, gym.spaces.Box):
-            raise ValueError(f"MLPActorCritic (DDPG) needs a Box action space, got {type(action_space).__name__}: "
+            raise ConfigError(f"MLPActorCritic (DDPG) needs a Box action space, got {type(action_space).__name__}: "
                              "use dqn, or vpg/ppo/trpo with a categorical policy.")
         obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
         self.pi = MLPActor(obs_dim, act_dim, hidden_sizes, activation, action_space.low, action_space.high)

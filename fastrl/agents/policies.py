@@ -4,6 +4,7 @@
 
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
+from ..core import ConfigError
 import math
 import numpy as np
 import torch
@@ -88,7 +89,7 @@ class MLPActorCritic(nn.Module):
                 ):
         super().__init__()
         if not isinstance(observation_space, gym.spaces.Box) or len(observation_space.shape) != 1:
-            raise ValueError(f"{algo}'s MLPActorCritic needs flat Box observations, got {_space_name(observation_space)}; "
+            raise ConfigError(f"{algo}'s MLPActorCritic needs flat Box observations, got {_space_name(observation_space)}; "
                              "flatten them (gymnasium.wrappers.FlattenObservation) or pass your own actor_critic.")
         obs_dim = observation_space.shape[0]
         if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
@@ -96,7 +97,7 @@ class MLPActorCritic(nn.Module):
         elif isinstance(action_space, gym.spaces.Discrete):
             self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation)
         else:
-            raise ValueError(f"{algo} need a Discrete or flat Box action space, got {_space_name(action_space)}; "
+            raise ConfigError(f"{algo} need a Discrete or flat Box action space, got {_space_name(action_space)}; "
                              "for MultiDiscrete/MultiBinary actions wrap the env to a Discrete space or pass your own actor_critic.")
         self.v = MLPCritic(obs_dim, hidden_sizes, activation)
 

@@ -4,6 +4,7 @@
 
 # %% ../../nbs/12_agents.sac.ipynb #fd3e9d54
 from __future__ import annotations
+from ..core import ConfigError
 import math
 import torch
 from torch import nn, Tensor
@@ -86,7 +87,7 @@ class Alpha(nn.Module):
     "The entropy temperature alpha = exp(log_alpha), fixed or `learnable`; `alpha()` gives its value without gradient."
     def __init__(self, alpha:float=0.2, learnable:bool=False):
         super().__init__()
-        if alpha <= 0: raise ValueError(f"alpha must be > 0, got {alpha}.")
+        if alpha <= 0: raise ConfigError(f"alpha must be > 0, got {alpha}.")
         self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha)), requires_grad=learnable)
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
@@ -147,7 +148,7 @@ def _alpha(alpha)->tuple:
     if isinstance(alpha, str):
         try: init = 1. if alpha == 'auto' else float(alpha[5:]) if alpha.startswith('auto_') else None
         except ValueError: init = None
-        if init is None: raise ValueError(f"alpha must be a number, 'auto' or 'auto_<init>' (e.g. 'auto_0.1'), got {alpha!r}.")
+        if init is None: raise ConfigError(f"alpha must be a number, 'auto' or 'auto_<init>' (e.g. 'auto_0.1'), got {alpha!r}.")
         return Alpha(init, learnable=True), True
     return Alpha(float(alpha)), False
 
@@ -165,8 +166,8 @@ def SACLearner(
         max_sz:int=1_000_000, # Replay capacity (transitions)
         gamma:float|None=None, # Discount (default: the env pipe's n-step gamma, else 0.99)
         learning_starts:int=0, # Transitions stored before the first update
-        train_freq:int=1, # Update every this many stored transitions
-        gradient_steps:int=1, # Updates each time (-1: one per transition since the last update)
+        train_freq:int=1, # Env steps (all lanes) between update rounds (stored transitions over hand-made steps)
+        gradient_steps:int=1, # Updates each time (-1: one per env step since the last update)
         nsteps:int=1, # n of n-step transitions (must match the env pipe)
         device=None, # Device of the whole pipeline
         batches:int|None=None, # Batches per epoch
@@ -198,7 +199,7 @@ class SACActorCritic(nn.Module):
     def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
         super().__init__()
         check_box_action_space(action_space, 'SAC')
-        if len(hidden_sizes) != 2: raise ValueError(f"SACActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
+        if len(hidden_sizes) != 2: raise ConfigError(f"SACActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
         obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
         self.pi = SquashedGaussianActor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
         self.pi.bind_action_space(action_space)

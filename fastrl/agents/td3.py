@@ -4,6 +4,7 @@
 
 # %% ../../nbs/11_agents.td3.ipynb #b9e47c6a
 from __future__ import annotations
+from ..core import ConfigError
 import math
 import torch
 from torch import nn, Tensor
@@ -81,7 +82,7 @@ _ALTERNATIVES = 'Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO wit
 def check_box_action_space(space, algo:str, env_name:str='the env'):
     "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
     if not isinstance(space, gym.spaces.Box):
-        raise ValueError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
+        raise ConfigError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
 
 def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
     "`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action space checked to be a `Box`, `actor_critic` built for its spaces."
@@ -216,8 +217,8 @@ def TD3Learner(
         target_noise:float=0.2, # Std of the target policy smoothing noise (normalised action units)
         noise_clip:float=0.5, # Clip of the target policy smoothing noise (normalised action units)
         learning_starts:int=0, # Transitions stored before the first update
-        train_freq:int=1, # Update every this many stored transitions
-        gradient_steps:int=1, # Critic updates each time (-1: one per transition since the last update)
+        train_freq:int=1, # Env steps (all lanes) between update rounds (stored transitions over hand-made steps)
+        gradient_steps:int=1, # Critic updates each time (-1: one per env step since the last update)
         nsteps:int=1, # n of n-step transitions (must match the env pipe)
         device=None, # Device of the whole pipeline
         batches:int|None=None, # Batches per epoch
@@ -244,7 +245,7 @@ class TD3ActorCritic(nn.Module):
     def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
         super().__init__()
         check_box_action_space(action_space, 'TD3')
-        if len(hidden_sizes) != 2: raise ValueError(f"TD3ActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
+        if len(hidden_sizes) != 2: raise ConfigError(f"TD3ActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
         obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
         self.pi = Actor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, weight_init_fn=torch_default_init,
                         final_layer_init_fn=torch_default_init)

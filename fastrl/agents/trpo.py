@@ -4,6 +4,7 @@
 
 # %% ../../nbs/17_agents.trpo.ipynb #42da240f
 from __future__ import annotations
+from ..core import ConfigError
 from typing import Callable
 import torch
 from torch import nn, Tensor
@@ -173,7 +174,7 @@ def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env
         ):
     "TRPO (or NPG) with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     from fastrl.experiments.core import Experiment
-    if algo not in ('trpo', 'npg'): raise ValueError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")
+    if algo not in ('trpo', 'npg'): raise ConfigError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, algo)
     learner = TRPOLearner(ac, dls, delta=delta, damping_coeff=damping_coeff, cg_iters=cg_iters, backtrack_iters=backtrack_iters,

@@ -4,6 +4,7 @@
 
 # %% ../../nbs/15_agents.vpg.ipynb #6307576e
 from __future__ import annotations
+from ..core import ConfigError
 import torch
 from torch import nn, Tensor
 import torch.distributed as dist
@@ -145,7 +146,7 @@ def _batches_per_epoch(dls, local_steps:int, batches:int|None)->int:
         return batches
     T = local_steps // st[0].num_envs
     if local_steps % st[0].num_envs or T == 0:
-        raise ValueError(f"steps_per_epoch={local_steps} (per process) is not a positive multiple of the {st[0].num_envs} env lanes.")
+        raise ConfigError(f"steps_per_epoch={local_steps} (per process) is not a positive multiple of the {st[0].num_envs} env lanes.")
     bs = lister[0].bs if lister else 1
     if T % bs: raise ValueError(f"The env pipe groups {bs} vector steps per item, which does not divide the {T} vector steps of an epoch.")
     return T // bs
@@ -209,7 +210,7 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     agent = ActorCriticAgent(ac, algo=algo)
     local = steps_per_epoch // dp_world()[1]
-    if local % num_envs: raise ValueError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
+    if local % num_envs: raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
     dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, bs=local // num_envs)
     return ac, agent, dls
 

@@ -4,6 +4,7 @@
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #2808164e
 from __future__ import annotations
+from ...core import ConfigError
 import torch
 from torch import nn, Tensor
 from ...core import SimpleStep
@@ -25,7 +26,7 @@ class CategoricalDQN(DQN):
                  v_min:float=-10., # V_MIN, smallest return of the support
                  v_max:float=10., # V_MAX, largest return of the support
                 ):
-        if n_atoms < 2 or not v_min < v_max: raise ValueError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
+        if n_atoms < 2 or not v_min < v_max: raise ConfigError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
         self.n_atoms = n_atoms
         super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
         self.register_buffer('support', torch.linspace(v_min, v_max, n_atoms))

@@ -4,6 +4,7 @@ r"""The target network of Mnih et al. (2015): $\theta^-$ copied from $\theta$ ev
 
 # %% ../../../nbs/13b_agents.dqn.target.ipynb #de166b58
 from __future__ import annotations
+from ...core import ConfigError
 from ...pipes.core import find_dps, InsertAfter
 from ...learner.core import BasicOptStepper, SoftTargetUpdater
 from .basic import TargetCalc
@@ -18,8 +19,8 @@ class TargetNetwork:
                  target_update_interval:int=10_000, # C: gradient steps between updates of the target
                  tau:float=1., # 1: hard copy (Mnih et al.); < 1: soft update
                 ):
-        if target_update_interval < 1: raise ValueError(f"TargetNetwork: target_update_interval must be >= 1, got {target_update_interval}.")
-        if not 0 < tau <= 1: raise ValueError(f"TargetNetwork: tau must be in (0, 1], got {tau}.")
+        if target_update_interval < 1: raise ConfigError(f"TargetNetwork: target_update_interval must be >= 1, got {target_update_interval}.")
+        if not 0 < tau <= 1: raise ConfigError(f"TargetNetwork: tau must be in (0, 1], got {tau}.")
         self.target_update_interval,self.tau = target_update_interval,tau
 
     def __call__(self, root):
