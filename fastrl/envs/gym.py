@@ -5,7 +5,7 @@
 # %% ../../nbs/02_envs.gym.ipynb #7e263f8d
 from __future__ import annotations
 from typing import Callable
-import os
+import math, os
 import numpy as np
 import torch
 from torch import Tensor
@@ -13,11 +13,11 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import SimpleStep, is_step
+from ..core import SimpleStep, is_step, RunAborted
 from ..pipes.core import ListSource
 
 # %% auto #0
-__all__ = ['make_vec_env', 'GymStepper', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepLister',
+__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepLister',
            'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
@@ -50,7 +50,7 @@ def _as_tensor(a)->Tensor:
     return torch.from_numpy(a.astype(np.float32) if a.dtype == np.float64 else a)
 
 class GymStepper(Pipe):
-    "Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step."
+    "Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` counts the transitions stepped (all lanes)."
     def __init__(self,
                  source_datapipe, # Yields env ids or env factories, e.g. `ListSource(['Pendulum-v1'])`
                  agent=None, # An `AgentHead` (anything with `act(step)->np.ndarray`); `None` samples random actions
@@ -75,6 +75,7 @@ class GymStepper(Pipe):
                              "array observations. Wrap the env, e.g. gymnasium.wrappers.FlattenObservation.")
         if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space, self.env_names[0])
         self.obs,self._seeded = None,False
+        self.env_steps = 0   # env transitions stepped, all lanes: a plain int, so a checkpoint saves it
 
     def reset_envs(self):
         "Start fresh episodes in every lane (seeding the envs on the very first reset only)."
@@ -82,19 +83,23 @@ class GymStepper(Pipe):
         if not self._seeded and self.seed is not None: self.env.action_space.seed(self.seed)
         self._seeded = True
         N = self.num_envs
-        self.obs = self._check(obs.copy())
+        self.obs = self._check(obs.copy(), reset=True)
         # per-lane counters live in numpy (cheap small ops); each step gets fresh arrays, shared with its tensors
         self.ep_ret,self.step_n = np.zeros(N, np.float32), np.zeros(N, np.int64)
         self.episode_n = getattr(self, 'episode_n', np.zeros(N, np.int64)) + 1
         self.env_id,self.proc = torch.arange(N), torch.full((N,), self.proc_id)
         self.ones = torch.ones(N, dtype=torch.long)
 
-    def _check(self, obs:np.ndarray)->np.ndarray:
-        if obs.dtype.kind == 'f' and np.count_nonzero(np.isnan(obs)):   # count_nonzero: a fraction of ndarray.any's cost
-            lane = int(np.isnan(obs.reshape(self.num_envs, -1)).any(1).nonzero()[0][0])
-            raise ValueError(f"Environment {self.env_names[lane]!r} (lane {lane}) returned a NaN observation: "
-                             "fastrl cannot learn from NaN states. Check the environment, or wrap it to clean its observations.")
-        return obs.astype(np.float32) if obs.dtype == np.float64 else obs
+    def _check(self, a:np.ndarray, field:str='observation', reset:bool=False)->np.ndarray:
+        "`a` (every lane's observation or reward), or `RunAborted` naming the lane if a value is NaN/Inf; float64 becomes float32."
+        # CRITICAL: nothing non-finite is stored or learnt from. One sum is the cheap test (NaN/Inf anywhere makes it non-finite)
+        if a.dtype.kind == 'f' and not math.isfinite(a.sum()) and not np.isfinite(a).all():
+            rows = a.reshape(self.num_envs, -1)
+            lane = int(np.flatnonzero(~np.isfinite(rows).all(1))[0]); v = rows[lane][~np.isfinite(rows[lane])][0]
+            at = 'on reset' if reset else f'at step {int(self.step_n[lane])} of episode {int(self.episode_n[lane])}'
+            raise RunAborted(f"env {self.env_names[lane]!r} (lane {lane}) gave a non-finite {field} ({v}) {at}: fastrl does not learn from "
+                             "non-finite values; fix the env, or wrap it to clean its output")
+        return a.astype(np.float32) if a.dtype == np.float64 else a
 
     def act(self, state:Tensor)->np.ndarray:
         if self.agent is None: return self.env.action_space.sample()
@@ -106,6 +111,7 @@ class GymStepper(Pipe):
         while self.n is None or t < self.n:
             action = self.act(state)
             obs, rew, term, trunc, info = self.env.step(action)
+            self.env_steps += self.num_envs
             obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc
             next_obs = obs
@@ -113,7 +119,7 @@ class GymStepper(Pipe):
                 next_obs = obs.copy()
                 for i in np.flatnonzero(info['_final_obs']): next_obs[i] = info['final_obs'][i]
             next_obs = self._check(next_obs)
-            rew = rew.astype(np.float32)
+            rew = self._check(rew.astype(np.float32), 'reward')
             ep_ret = self.ep_ret + rew
             step = SimpleStep(state=state, action=_as_tensor(action), next_state=torch.from_numpy(next_obs),
                               terminated=torch.from_numpy(term), truncated=torch.from_numpy(trunc), reward=torch.from_numpy(rew),
@@ -135,6 +141,16 @@ class GymStepper(Pipe):
         return torch.from_numpy(np.stack(self.env.render()))
 
     def close(self): self.env.close()
+
+# %% ../../nbs/02_envs.gym.ipynb #b0bd27d9
+def env_step_counter(pipe):
+    "The nearest pipe of `pipe`'s chain (itself, then up `source_datapipe`) with a numeric `env_steps`, or `None`."
+    seen = set()
+    while pipe is not None and id(pipe) not in seen:
+        if isinstance(getattr(pipe, 'env_steps', None), int): return pipe
+        seen.add(id(pipe)); pipe = getattr(pipe, 'source_datapipe', None)
+    return None
+
 
 # %% ../../nbs/02_envs.gym.ipynb #cef73a87
 class _StepRing:
@@ -159,10 +175,10 @@ class _StepRing:
         return w
 
 class NStepper(Pipe):
-    "Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`."
-    def __init__(self, source_datapipe, n:int=1):
+    "Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`; `every_step`: one item per step, `W=0` when no window ends."
+    def __init__(self, source_datapipe, n:int=1, every_step:bool=False):
         if n < 1: raise ValueError(f"NStepper needs n >= 1, got {n}.")
-        self.source_datapipe,self.n = source_datapipe,n
+        self.source_datapipe,self.n,self.every_step = source_datapipe,n,every_step
         self.ring,self.t,self.ep_len = None,0,None   # on the pipe, not in __iter__: a checkpoint saves them
 
     def state_dict(self)->dict:
@@ -203,7 +219,7 @@ class NStepper(Pipe):
             for i in np.flatnonzero(done):   # episode end: windows of length L, L-1, ..., 1
                 lanes.append(np.full(L[i], i)); lens.append(np.arange(L[i], 0, -1))
             lanes, lens = torch.from_numpy(np.concatenate(lanes)), torch.from_numpy(np.concatenate(lens))
-            if len(lanes)==0: continue
+            if len(lanes)==0 and not self.every_step: continue
             ago = (lens[:,None] - 1 - p).clamp(min=0)       # how many steps before now position p was taken
             ridx = (pos - ago) % n                           # [W, n] ring positions; padding repeats the last step
             w = ring.gather((ridx, lanes[:,None]), lane_major=False)
@@ -213,10 +229,10 @@ class NStepper(Pipe):
 
 # %% ../../nbs/02_envs.gym.ipynb #1b4199fd
 class NSkipper(Pipe):
-    "Keeps windows (or raw steps) whose first step index in the episode is a multiple of `n`."
-    def __init__(self, source_datapipe, n:int=1):
+    "Keeps windows (or raw steps) whose first step index in the episode is a multiple of `n`; `every_step`: yields an empty batch (bs=0) where none is kept."
+    def __init__(self, source_datapipe, n:int=1, every_step:bool=False):
         if n < 1: raise ValueError(f"NSkipper needs n >= 1, got {n}.")
-        self.source_datapipe,self.n = source_datapipe,n
+        self.source_datapipe,self.n,self.every_step = source_datapipe,n,every_step
 
     def __iter__(self):
         for step in self.source_datapipe:
@@ -224,7 +240,7 @@ class NSkipper(Pipe):
             first = step.step_n[:,0] if step.step_n.ndim==2 else step.step_n
             keep = (first % self.n)==0
             if keep.all(): yield step
-            elif keep.any(): yield step[keep]
+            elif keep.any() or self.every_step: yield step[keep]
 
 class FirstLastMerger(Pipe):
     "Merges each n-step window into one transition with the discounted reward sum."
@@ -288,18 +304,20 @@ class GymTransformBlock:
                  include_images:bool=False, # Render frames into `step.image`
                  gamma:float=0.99, # Discount used by `FirstLastMerger`
                  async_envs:bool=False, # Step the envs in subprocesses
+                 every_step:bool=False, # One item per vector step: an empty batch (bs=0) when no window ends or all are skipped
                 ):
         if nskips > nsteps:
             raise ValueError(f"nskips={nskips} > nsteps={nsteps} would drop the rewards of skipped steps; "
                              f"use nsteps >= nskips (e.g. nsteps={nskips}, firstlast=True).")
         self.agent,self.seed,self.nsteps,self.nskips,self.firstlast = agent,seed,nsteps,nskips,firstlast
         self.bs,self.n,self.num_envs,self.include_images,self.gamma,self.async_envs = bs,n,num_envs,include_images,gamma,async_envs
+        self.every_step = every_step
 
     def __call__(self, source):
         pipe = source if isinstance(source, IterDataPipe) else ListSource(source)
         pipe = GymStepper(pipe, self.agent, self.seed, self.num_envs, self.include_images, self.n, self.async_envs)
-        if self.nsteps > 1: pipe = NStepper(pipe, self.nsteps)
-        if self.nskips > 1: pipe = NSkipper(pipe, self.nskips)
+        if self.nsteps > 1: pipe = NStepper(pipe, self.nsteps, self.every_step)
+        if self.nskips > 1: pipe = NSkipper(pipe, self.nskips, self.every_step)
         if self.firstlast and self.nsteps > 1: pipe = FirstLastMerger(pipe, self.gamma)
         if self.bs > 1: pipe = StepLister(pipe, self.bs)
         return pipe

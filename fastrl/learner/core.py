@@ -30,9 +30,16 @@ class LearnerBase(Pipe):
         self.dls = list(dls)
         if not self.dls: raise ValueError("LearnerBase needs at least one dataloader (index 0 trains).")
         self._it = None
+        self._train = SimpleNamespace(steppers=None)   # found once; outside any collection, so graph traversal skips it
     def __iter__(self):
         if self._it is None: self._it = iter(self.dls[0])
         for o in self._it: yield o
+    @property
+    def env_steps(self)->int|None:
+        "Env transitions stepped by the `GymStepper`s of the training dataloader `dls[0]` (all lanes); `None` when it has none."
+        c = self._train
+        if c.steppers is None: c.steppers = tuple(find_dps(self.dls[0], GymStepper)) if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ()
+        return sum(s.env_steps for s in c.steppers) if c.steppers else None
 
 def set_agents_training(pipe, mode:bool):
     "Put every agent (a pipe with `is_agent_head`) in the graph of `pipe` in training or evaluation mode; returns their previous modes."

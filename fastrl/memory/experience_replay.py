@@ -8,6 +8,7 @@ import torch
 from torch import Tensor
 from ..pipes.core import Pipe
 from ..core import SimpleStep, is_step
+from ..envs.gym import env_step_counter
 
 # %% auto #0
 __all__ = ['ReplayStorage', 'ExperienceReplay']
@@ -73,7 +74,7 @@ class ReplayStorage:
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(Pipe):
-    "Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` transitions stored."
+    "Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` env steps (stored transitions over hand-made steps)."
     def __init__(self,
                  source_datapipe,
                  bs:int=128, # Transitions per sampled batch
@@ -81,21 +82,25 @@ class ExperienceReplay(Pipe):
                  learning_starts:int=0, # Yield nothing until this many transitions are stored
                  device=None, # Device of the buffer (`pipe_to_device` moves it)
                  freeze_memory:bool=False, # Sample without adding new steps
-                 train_freq:int=1, # Sample every this many stored transitions (Spinning Up's `update_every`)
-                 gradient_steps:int=1, # Batches yielded then; -1: one per transition stored since the last update
+                 train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`); stored transitions when no `GymStepper` is upstream
+                 gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
         if gradient_steps == 0 or gradient_steps < -1: raise ValueError(f"ExperienceReplay: gradient_steps must be >= 1 or -1, got {gradient_steps}.")
         self.source_datapipe,self.bs,self.learning_starts,self.freeze_memory = source_datapipe,bs,learning_starts,freeze_memory
-        self.train_freq,self.gradient_steps,self.since = train_freq,gradient_steps,0
+        self.train_freq,self.gradient_steps,self.since,self.last_env_steps = train_freq,gradient_steps,0,None
         self.memory = ReplayStorage(max_sz, device)
 
     def __iter__(self):
+        counter = env_step_counter(self.source_datapipe)   # the env stepper (or a learner's LearnerBase) upstream, if any
+        if counter is not None and self.last_env_steps is None: self.last_env_steps = counter.env_steps
         for o in self.source_datapipe:
             if isinstance(o, list) and o and is_step(o[0]): o = SimpleStep.cat(o)
             if not is_step(o): yield o; continue
             if not self.freeze_memory: self.memory.add(o)
-            self.since += o.bs
+            if counter is None: self.since += o.bs   # hand-made steps: count stored transitions
+            else:   # CRITICAL: count env steps, not stored rows (n-step windows start late, NSkipper drops some)
+                k = counter.env_steps; self.since += k - self.last_env_steps; self.last_env_steps = k
             if self.since < self.train_freq: continue
             n = self.gradient_steps if self.gradient_steps > 0 else self.since
             self.since = 0   # counting restarts at every scheduled update, also before learning starts

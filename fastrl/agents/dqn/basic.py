@@ -4,6 +4,7 @@
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #357a8497
 from __future__ import annotations
+from ...core import ConfigError
 from typing import Callable, NamedTuple
 import numpy as np
 import torch
@@ -71,10 +72,10 @@ class EpsilonSelector(ExplorationBase):
     def bind_env(self, observation_space, action_space, env_name='the env'):
         if not isinstance(action_space, gym.spaces.Discrete): return
         if int(action_space.start) != 0:
-            raise ValueError(f"{env_name} has Discrete({action_space.n}, start={action_space.start}); DQN's actions are "
+            raise ConfigError(f"{env_name} has Discrete({action_space.n}, start={action_space.start}); DQN's actions are "
                              "indices 0..n-1: wrap the env so its actions start at 0.")
         if self.action_sz is not None and self.action_sz != int(action_space.n):
-            raise ValueError(f"The Q-network has {self.action_sz} outputs but {env_name} has Discrete({action_space.n}) "
+            raise ConfigError(f"The Q-network has {self.action_sz} outputs but {env_name} has Discrete({action_space.n}) "
                              f"actions: build it with action_sz={int(action_space.n)}.")
         self.action_sz = int(action_space.n)
 
@@ -217,8 +218,8 @@ def DQNLearner(
         nsteps:int=1, # n of n-step transitions (must match the env pipe)
         gamma:float|None=None, # Discount (default: the env pipe's n-step gamma, else 0.99)
         learning_starts:int=0, # Transitions stored before the first update
-        train_freq:int=1, # Update every this many stored transitions
-        gradient_steps:int=1, # Gradient steps per update (-1: one per transition stored since the last)
+        train_freq:int=1, # Env steps (all lanes) between update rounds (stored transitions over hand-made steps)
+        gradient_steps:int=1, # Gradient steps per update (-1: one per env step since the last)
         max_grad_norm:float|None=10., # Clip the gradient norm (None: no clipping)
         loss_func:Callable=F.smooth_l1_loss, # Regression loss of Q(s,a) on y
         batches:int|None=None, # Batches per epoch
@@ -285,15 +286,16 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, _ = env_spaces(env_fn)
     if not isinstance(act_space, gym.spaces.Discrete):
-        raise ValueError(f"dqn needs a Discrete action space, but the env has {_space_str(act_space)}. "
+        raise ConfigError(f"dqn needs a Discrete action space, but the env has {_space_str(act_space)}. "
                          "For Box actions use ddpg, td3 or sac; vpg, ppo and trpo take both.")
-    if dueling and categorical: raise ValueError("dqn: dueling=True with categorical=True is not implemented; choose one.")
+    if dueling and categorical: raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
     if q_network is DQN and dueling: from fastrl.agents.dqn.dueling import DuelingDQN as q_network
     if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
     model = q_network(int(np.prod(obs_space.shape)), int(act_space.n), **q_kwargs)
     agent = DQNAgent(model, exp.loggers, min_epsilon=final_eps, max_epsilon=1.,
                      max_steps=int(exploration_fraction * steps_per_epoch * epochs))
-    dls = exp.dataloaders(env_fn, agent, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma)
+    # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of `steps_per_epoch` batches is that many env steps
+    dls = exp.dataloaders(env_fn, agent, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma, every_step=True)
     augs = [TargetNetwork(target_update_interval, tau)]
     if double:
         from fastrl.agents.dqn.double import DoubleDQN
