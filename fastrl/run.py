@@ -4,9 +4,9 @@
 
 # %% ../nbs/22_run.ipynb #9673d007
 from __future__ import annotations
-import ast, difflib, importlib, inspect, os, re, sys
+import ast, difflib, importlib, inspect, os, re, signal, sys, threading
 from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activation_from_name, check_env_name,
-                                     import_ref, resolve_num_cpu, torchrun)
+                                     check_env_installed, check_exp_name, import_ref, resolve_num_cpu, torchrun)
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
@@ -26,7 +26,7 @@ def parse_value(s:str):
 
 # %% ../nbs/22_run.ipynb #8e07f45e
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu', dt='datestamp')
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu')   # configure the run; not entry-function arguments
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite')   # configure the run; not entry-function arguments
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -128,27 +128,29 @@ def build_grid(algo:str, args:list)->tuple:
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
-    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1), {}
+    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False), {}
     exp_name = default_exp_name(algo)
     for key, raws in vals.items():
         f, top = flag[key], key.split(':')[0]
         if key in CONFIG_FLAGS:
-            if key == 'datestamp':
+            if key in ('datestamp', 'overwrite'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)): raise CLIError(f"{f} takes no value")
-                run_kwargs['datestamp'] = parse_value(raws[0]) if raws else True
+                run_kwargs[key] = parse_value(raws[0]) if raws else True
                 continue
             if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
             if key == 'num_cpu':
                 try: run_kwargs['num_cpu'] = resolve_num_cpu('auto' if raws[0] == 'auto' else parse_value(raws[0]))
                 except ValueError: raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
-            elif key == 'exp_name': exp_name = raws[0]
+            elif key == 'exp_name':
+                try: exp_name = check_exp_name(raws[0])
+                except ValueError as e: raise CLIError(f"{f}: {e}") from None
             else: run_kwargs['data_dir'] = raws[0]
             continue
         if key == 'env_name':
             if 'env_fn' not in params: raise CLIError(f"{f}: {algo} takes no env_fn")
             if not raws: raise CLIError(f"{f} needs an environment id")
             for r in raws:
-                try: check_env_name(r)
+                try: check_env_name(r); check_env_installed(r)
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None
             grid_keys[key] = list(raws)
             continue
@@ -157,7 +159,7 @@ def build_grid(algo:str, args:list)->tuple:
         if top not in params and not var_kw:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
-                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --hid, --act, --exp_name, --data_dir, --datestamp, --cpu")
+                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --hid, --act, --exp_name, --data_dir, --datestamp, --overwrite, --cpu")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -167,6 +169,8 @@ def build_grid(algo:str, args:list)->tuple:
         dp = [a for a in available_algos() if data_parallel(a, get_algo(a))]
         raise CLIError(f"{flag['num_cpu']} {run_kwargs['num_cpu']}: {algo} does not support data-parallel training; "
                        f"data-parallel algorithms: {', '.join(dp) or '(none installed)'}")
+    if 'env_fn' in params and params['env_fn'].default is _NOT_GIVEN and 'env_name' not in grid_keys:
+        raise CLIError(f"{algo} needs an environment: --env ENV_ID, a gymnasium id such as CartPole-v1")
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
     return fn, eg, run_kwargs
@@ -195,6 +199,7 @@ def algo_help(algo:str, fn)->str:
               f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
               '  --datestamp, --dt          date and time in the folder names',
+              '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)"]
     return '\n'.join(lines)
 
@@ -224,20 +229,24 @@ def test_policy_cmd(args:list):
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None   # not a run folder, no saved model, env not rebuildable
 
 def resume_cmd(args:list):
-    "`python -m fastrl.run resume DIR [--cpu N]`: continue the run in DIR from its last checkpoint, in as many processes as wrote it."
+    "`python -m fastrl.run resume DIR [--epochs N] [--cpu N]`: continue the run in DIR from its last checkpoint (to `N` epochs in all), in as many processes as wrote it."
     import argparse
     p = argparse.ArgumentParser(prog='python -m fastrl.run resume', description='Continue a run from its last checkpoint.')
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
+    p.add_argument('--epochs', type=int, default=None, help="epochs in all, to train a finished run longer (default: the run's own)")
     p.add_argument('--cpu', '--num_cpu', type=int, default=None, help='processes (default: as many as wrote the checkpoint)')
     a = p.parse_args(args)
+    if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
+    over = {} if a.epochs is None else dict(epochs=a.epochs)
     n = a.cpu
     if n is None and 'WORLD_SIZE' not in os.environ:
         ck = os.path.join(a.fpath, 'checkpoint.pt')
-        n = _delegate('fastrl.experiments.core', 'load_checkpoint')(ck).get('world_size', 1) if os.path.exists(ck) else 1
+        try: n = _delegate('fastrl.experiments.core', 'load_checkpoint')(ck).get('world_size', 1)
+        except Exception: n = 1   # no or no readable checkpoint: `resume` itself says so, in one line
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
-        return torchrun(n, 'fastrl.run', 'resume', a.fpath, what=f'resume {a.fpath}')
-    try: return resume(a.fpath)
+        return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if over else []), what=f'resume {a.fpath}')
+    try: return resume(a.fpath, **over)
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None   # not a run folder, env not rebuildable
 
 # %% ../nbs/22_run.ipynb #5d72c358
@@ -245,24 +254,35 @@ def _usage()->str:
     return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | test_policy DIR | resume DIR\n'
             f"algorithms: {', '.join(available_algos()) or '(none installed)'}; python -m fastrl.run ALGO --help for its flags")
 
+def _sigterm(signum, frame): raise KeyboardInterrupt   # `kill PID` ends a run as Ctrl-C does: one line, resumable
+
+def _run(argv:list):
+    if not argv or argv[0] in ('-h', '--help'): return print(_usage())
+    cmd, args = argv[0], argv[1:]
+    if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
+    if cmd == 'test_policy': return test_policy_cmd(args)
+    if cmd in ('resume', '--resume'): return resume_cmd(args)
+    if '-h' in args or '--help' in args: return print(algo_help(cmd, get_algo(cmd)))
+    fn, eg, run_kwargs = build_grid(cmd, args)
+    eg.run(fn, **run_kwargs)
+
 def main(argv:list=None):
-    "Entry point of `python -m fastrl.run` and of the `fastrl` console script."
+    "Entry point of `python -m fastrl.run` and of the `fastrl` console script: exit status 0, or one line on stderr and a non-zero status."
     argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        if not argv or argv[0] in ('-h', '--help'): return print(_usage())
-        cmd, args = argv[0], argv[1:]
-        if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
-        if cmd == 'test_policy': return test_policy_cmd(args)
-        if cmd in ('resume', '--resume'): return resume_cmd(args)
-        if '-h' in args or '--help' in args: return print(algo_help(cmd, get_algo(cmd)))
-        fn, eg, run_kwargs = build_grid(cmd, args)
-        eg.run(fn, **run_kwargs)
-    except CLIError as e:
+    old = signal.signal(signal.SIGTERM, _sigterm) if threading.current_thread() is threading.main_thread() else None
+    try: _run(argv)
+    except Exception as e:
+        core = sys.modules.get('fastrl.core')   # imported only when something ran: the CLI itself does not import torch
+        user = core is not None and isinstance(e, core.FastrlError)
+        if not (user or isinstance(e, (CLIError, LaunchError))): raise   # a bug: its traceback is wanted
         print(f'fastrl.run: error: {e}', file=sys.stderr)
-        sys.exit(2)
-    except LaunchError as e:
-        print(f'fastrl.run: error: {e}', file=sys.stderr)
-        sys.exit(1)
+        sys.exit(2 if isinstance(e, CLIError) else e.exit_code if user else 1)
+    except KeyboardInterrupt:
+        print('fastrl.run: interrupted', file=sys.stderr)
+        sys.exit(130)
+    finally:
+        if old is not None: signal.signal(signal.SIGTERM, old)
+
 
 # %% ../nbs/22_run.ipynb #af4f3576
 if __name__ == '__main__': main()

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import functools, inspect, json, math, os, random, sys, time, warnings, importlib
+import fcntl, functools, inspect, json, math, os, random, shlex, shutil, socket, sys, time, warnings, importlib
 from collections import deque
 from pathlib import Path
 import numpy as np
@@ -14,7 +14,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from fastcore.all import L
-from ..core import Record, SimpleStep, set_seed
+from ..core import Record, SimpleStep, set_seed, as_float, ConfigError, RunAborted
 from ..pipes.core import ListSource, all_dps, find_dps, find_dp, insert_dp
 from ..envs.gym import GymStepper, GymTransformBlock
 from ..data.block import DataBlock
@@ -26,11 +26,15 @@ from ..learner.core import set_agents_training
 __all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'to_json', 'from_ref', 'dist_on',
            'get_rank', 'get_world_size', 'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats',
            'run_test_episodes', 'spinup_columns', 'declared_titles', 'retitle', 'EpochAccumulator', 'SpinupTable',
-           'ProgressFile', 'TensorBoardSink', 'encode', 'decode', 'env_state', 'load_env_state', 'graph_state',
-           'load_graph_state', 'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint', 'CheckpointHook',
-           'Experiment', 'call_from_config', 'resume']
+           'ProgressFile', 'TensorBoardSink', 'encode', 'decode', 'env_state', 'load_env_state', 'norm_stats',
+           'load_norm_stats', 'train_norm_stats', 'FrozenStats', 'with_norm_stats', 'graph_state', 'load_graph_state',
+           'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint', 'load_checkpoint', 'check_args',
+           'existing_run', 'resume_command', 'refuse_existing_run', 'check_output_dir', 'RunLock', 'FiniteGuard',
+           'CheckpointHook', 'Experiment', 'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #6ce7c6e2
+from gymnasium.envs.registration import EnvSpec, WrapperSpec
+
 def _cloud_loads(b): import cloudpickle; return cloudpickle.loads(b)
 
 def _describe_callable(f)->str:
@@ -49,22 +53,22 @@ def _describe_callable(f)->str:
 class EnvFn:
     "Zero-argument env factory (Spinning Up's `env_fn`) from an env id or a callable, optionally with a time limit of `max_ep_len` steps."
     def __init__(self,
-                 env:str|callable, # A gymnasium env id (e.g. 'Pendulum-v1') or a zero-argument callable returning an env
+                 env:str|EnvSpec|callable, # A gymnasium env id (e.g. 'Pendulum-v1'), an `EnvSpec` (`env.spec`: id, kwargs and wrappers) or a zero-argument callable returning an env
                  max_ep_len:int|None=None, # Truncate episodes after this many steps (gymnasium `TimeLimit`; an env's own shorter limit still applies)
                  **kwargs, # Passed to `gym.make` when `env` is an id
                 ):
         if isinstance(env, EnvFn): env, max_ep_len, kwargs = env.env, max_ep_len or env.max_ep_len, {**env.kwargs, **kwargs}
-        if not (isinstance(env, str) or callable(env)):
-            raise TypeError(f"env_fn must be a gymnasium env id or a zero-argument callable returning an env, got {type(env).__name__}.")
+        if not (isinstance(env, (str, EnvSpec)) or callable(env)):
+            raise TypeError(f"env_fn must be a gymnasium env id, an EnvSpec or a zero-argument callable returning an env, got {type(env).__name__}.")
         if max_ep_len is not None and max_ep_len < 1: raise ValueError(f"max_ep_len must be >= 1 (or None), got {max_ep_len}.")
         self.env,self.max_ep_len,self.kwargs = env,max_ep_len,kwargs
-        self.__name__ = env if isinstance(env, str) else getattr(env, '__name__', 'env_fn')
+        self.__name__ = env if isinstance(env, str) else env.id if isinstance(env, EnvSpec) else getattr(env, '__name__', 'env_fn')
 
     @property
-    def env_name(self)->str|None: return self.env if isinstance(self.env, str) else None
+    def env_name(self)->str|None: return self.env if isinstance(self.env, str) else self.env.id if isinstance(self.env, EnvSpec) else None
 
     def __call__(self, render_mode:str|None=None)->gym.Env:
-        if isinstance(self.env, str):
+        if isinstance(self.env, (str, EnvSpec)):   # gym.make re-applies an EnvSpec's additional_wrappers
             kw = dict(self.kwargs, **({'render_mode':render_mode} if render_mode else {}))
             e = gym.make(self.env, **kw)
         else: e = self.env()
@@ -72,7 +76,9 @@ class EnvFn:
         return e
 
     def __repr__(self):
-        src = f"gym.make({self.env!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})" if isinstance(self.env, str) else _describe_callable(self.env)
+        src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})" if self.env_name is not None
+               else _describe_callable(self.env))
+        if isinstance(self.env, EnvSpec): src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})" for w in self.env.additional_wrappers)
         return src + (f" with max_ep_len={self.max_ep_len}" if self.max_ep_len else '')
 
     def __reduce__(self):
@@ -114,15 +120,55 @@ def _importable(o)->str|None:
         return f"{mod}:{name}" if obj is o else None
     except Exception: return None
 
+def _wrapper_problem(w:WrapperSpec)->str|None:
+    "Why `gym.make` cannot rebuild the wrapper of `w` from config.json (None: it can)."
+    if w.kwargs is None: return f"the wrapper {w.name} does not record its constructor arguments (it does not inherit gymnasium.utils.RecordConstructorArgs)"
+    bad = []
+    for k,v in w.kwargs.items():
+        try: json.dumps(v)
+        except (TypeError, ValueError): bad.append(f"{k}={getattr(v, '__name__', type(v).__name__)}")
+    if bad: return f"the wrapper {w.name} has arguments JSON cannot hold ({', '.join(bad)})"
+    try: gym.envs.registration.load_env_creator(w.entry_point)
+    except Exception: return f"the wrapper {w.name} cannot be imported back from {w.entry_point!r}"
+
+def _spec_ref(spec:EnvSpec)->dict:
+    "`{'env_fn': id, 'spec': the EnvSpec as JSON}` (without render_mode), or with `refuse`: why a wrapper of it cannot be rebuilt."
+    why = next((p for w in spec.additional_wrappers if (p := _wrapper_problem(w))), None)
+    if why: return {'env_fn': spec.id, 'refuse': why}
+    try: d = json.loads(spec.to_json())
+    except Exception as e: return {'env_fn': spec.id, 'refuse': f"its gymnasium spec cannot be written to JSON ({str(e).splitlines()[0][:150]})"}
+    d['kwargs'].pop('render_mode', None)
+    return {'env_fn': spec.id, 'spec': d}
+
+def _wrapper_names(env)->list:
+    "Class names of `env`'s wrapper stack, outermost first, down to the env itself."
+    out = []
+    while isinstance(env, gym.Wrapper): out.append(type(env).__name__); env = env.env
+    return out + [type(env).__name__]
+
 def _registered_env(f)->dict|None:
-    "For a non-importable env factory (a lambda): the registered id and make kwargs of the env it builds, if it is a registered gymnasium env."
+    "For a non-importable env factory (a lambda) of a registered gymnasium env: its id and make kwargs, or its `spec` when it has wrappers (`refuse`: why they cannot be rebuilt)."
     try:
-        env = f(); spec = env.spec; env.close()
+        env = f(); spec = env.spec; names = _wrapper_names(env); env.close()
         if spec is None or spec.id not in gym.registry: return None
-        kw = {k:v for k,v in (spec.kwargs or {}).items() if k != 'render_mode'}
-        if spec.max_episode_steps != gym.registry[spec.id].max_episode_steps: kw['max_episode_steps'] = spec.max_episode_steps
-        return {'env_fn': spec.id, 'kwargs': to_json(kw)}
     except Exception: return None
+    if spec.additional_wrappers:   # e.g. NormalizeObservation: gym.make(spec) re-applies them
+        r = _spec_ref(spec)
+        if 'refuse' in r: return r
+        try: e = from_ref(r)(); rebuilt = _wrapper_names(e); e.close()
+        except Exception as ex: return {'env_fn': spec.id, 'refuse': f"gym.make cannot rebuild it from its spec ({str(ex).splitlines()[0][:150]})"}
+        if rebuilt != names: return {'env_fn': spec.id, 'refuse': f"gym.make rebuilds it as {' > '.join(rebuilt)}, not {' > '.join(names)}"}
+        return r
+    kw = {k:v for k,v in (spec.kwargs or {}).items() if k != 'render_mode'}
+    if spec.max_episode_steps != gym.registry[spec.id].max_episode_steps: kw['max_episode_steps'] = spec.max_episode_steps
+    return {'env_fn': spec.id, 'kwargs': to_json(kw)}
+
+_REBUILD_HINT = "make the env factory a module-level function (config.json records it by import name)"
+
+def _checked_env_ref(r:dict)->dict:
+    "Warn at the start of training when `test_policy` and `resume` will not be able to rebuild the env."
+    if 'refuse' in r: warnings.warn(f"env_fn: {r['refuse']}, so test_policy and resume of this run will need env_fn=... in Python; {_REBUILD_HINT}.", stacklevel=3)
+    return r
 
 def to_json(o, path:tuple=(), refs:dict|None=None):
     "`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by key path."
@@ -135,12 +181,14 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, dict): return {str(k):to_json(v, path+(str(k),), refs) for k,v in o.items()}
     if isinstance(o, (list, tuple, set, frozenset)): return [to_json(v, path+(str(i),), refs) for i,v in enumerate(o)]
     if isinstance(o, EnvFn):
-        if o.env_name is not None: refs[':'.join(path)] = {'env_fn': o.env_name, 'max_ep_len': o.max_ep_len, 'kwargs': to_json(o.kwargs)}
-        elif (r := _importable(o.env)): refs[':'.join(path)] = {'env_fn': r, 'max_ep_len': o.max_ep_len}
-        elif path == ('env_fn',) and (r := _registered_env(o.env)): refs['env_fn'] = dict(r, max_ep_len=o.max_ep_len)
+        if isinstance(o.env, EnvSpec): r = dict(_spec_ref(o.env), kwargs=to_json(o.kwargs))
+        elif o.env_name is not None: r = {'env_fn': o.env_name, 'kwargs': to_json(o.kwargs)}
+        elif (i := _importable(o.env)): r = {'env_fn': i}
+        else: r = _registered_env(o.env) if path == ('env_fn',) else None
+        if r: refs[':'.join(path)] = _checked_env_ref(dict(r, max_ep_len=o.max_ep_len))
         return repr(o)
     if path == ('env_fn',) and callable(o) and not _importable(o) and (r := _registered_env(o)):
-        refs['env_fn'] = r   # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id
+        refs['env_fn'] = _checked_env_ref(r)   # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id (and wrappers)
         return _describe_callable(o) if inspect.isfunction(o) else repr(o)[:200]
     if isinstance(o, (torch.device, torch.dtype, os.PathLike)): return str(o) if not isinstance(o, os.PathLike) else os.fspath(o)
     if isinstance(o, type) or callable(o):
@@ -151,8 +199,10 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
 
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
-    if isinstance(ref, dict): 
-        env = ref['env_fn'] if ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
+    if isinstance(ref, dict):
+        if 'refuse' in ref: raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or pass env_fn=... in Python.")
+        if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
+        else: env = ref['env_fn'] if ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
         return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
     mod, name = ref.split(':')
     obj = importlib.import_module(mod)
@@ -179,12 +229,12 @@ def refuse_data_parallel(algo:str, why:str="its replay buffer and updates are no
                            "Data-parallel algorithms: vpg, ppo, trpo.")
 
 # %% ../../nbs/20_experiments.core.ipynb #f67fb5ba
-def _reduce_stats(xs:list)->dict:
-    "n, sum, sum of squares, max, min of `xs`, summed / maxed over ranks."
+def _reduce_stats(xs:list, reduce:bool=True)->dict:
+    "n, sum, sum of squares, max, min of `xs`, summed / maxed over ranks (`reduce`: every rank must call it)."
     t = torch.tensor([len(xs), sum(xs), sum(x*x for x in xs)], dtype=torch.float64)
     mx = torch.tensor([max(xs) if xs else -math.inf], dtype=torch.float64)
     mn = torch.tensor([min(xs) if xs else math.inf], dtype=torch.float64)
-    if dist_on():
+    if reduce and dist_on():
         for v,op in ((t, torch.distributed.ReduceOp.SUM), (mx, torch.distributed.ReduceOp.MAX), (mn, torch.distributed.ReduceOp.MIN)):
             torch.distributed.all_reduce(v, op)
     n, s, ss = t.tolist()
@@ -192,14 +242,14 @@ def _reduce_stats(xs:list)->dict:
     mean = s/n
     return dict(mean=mean, std=math.sqrt(max(ss/n - mean*mean, 0.)), max=mx.item(), min=mn.item())
 
-def stat_records(name:str, xs:list, average_only:bool=False)->list:
-    "Spinning Up's `log_tabular(name, with_min_and_max=True)` as records: Average/Std/Max/Min (or just `name`, the mean)."
-    st = _reduce_stats(xs)
+def stat_records(name:str, xs:list, average_only:bool=False, reduce:bool=True)->list:
+    "Spinning Up's `log_tabular(name, with_min_and_max=True)` as records: Average/Std/Max/Min (or just `name`, the mean); `reduce`: pooled over ranks."
+    st = _reduce_stats(xs, reduce)
     if average_only: return [Record(name, st['mean'])]
     return [Record(f'Average{name}', st['mean']), Record(f'Std{name}', st['std']), Record(f'Max{name}', st['max']), Record(f'Min{name}', st['min'])]
 
 class EpochStats(Pipe):
-    "Counts transitions and finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records."
+    "Counts finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records, `TotalEnvInteracts` the env transitions stepped by the training env (rows seen without a `GymStepper`)."
     titles = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'EpLen', 'TotalEnvInteracts', 'Time')
     def __init__(self, source_datapipe,
                  on_epoch_end=None, # `f(epoch)->list[Record]`, e.g. test episodes
@@ -213,12 +263,14 @@ class EpochStats(Pipe):
         self.total, self.ep_rets, self.ep_lens, self.tracker = 0, [], [], EpisodeTracker()
 
     def __iter__(self):
+        from fastrl.envs.gym import env_step_counter
+        counter = env_step_counter(self.source_datapipe)   # the learner's LearnerBase: its training env's GymSteppers
         for o in self.source_datapipe:
             for s in iter_steps(o):
-                self.total += int(s.n_steps.sum()) if s.n_steps is not None else s.bs
+                self.total += s.bs   # rows: the fallback count (a row of an n-step window is not n env steps: windows overlap)
                 self._episodes(s)
             if isinstance(o, Record) and o.name == EpocherCollector.title:
-                yield from self.epoch_records(o.value)
+                yield from self.epoch_records(o.value, None if counter is None else counter.env_steps)
             yield o
 
     def _episodes(self, s):
@@ -232,9 +284,9 @@ class EpochStats(Pipe):
             self.ep_rets.append(float(s.total_reward[i]))
             self.ep_lens.append(int(s.step_n[i]) + (int(s.n_steps[i]) if s.n_steps is not None else 1) if s.step_n is not None else math.nan)
 
-    def epoch_records(self, epoch:int)->list:
-        "The records of `epoch` (and resets the per-epoch episode lists)."
-        total = torch.tensor([self.total], dtype=torch.float64)
+    def epoch_records(self, epoch:int, env_steps:int|None=None)->list:
+        "The records of `epoch` (and resets the per-epoch episode lists); `env_steps`: transitions stepped so far (default: the rows seen)."
+        total = torch.tensor([self.total if env_steps is None else env_steps], dtype=torch.float64)
         if dist_on(): torch.distributed.all_reduce(total)
         out = [Record('Epoch', epoch)] + stat_records('EpRet', self.ep_rets) + stat_records('EpLen', self.ep_lens, True)
         out.append(Record('TotalEnvInteracts', int(total.item())))
@@ -333,12 +385,12 @@ class ProgressFile(LoggerBase):
     "Writes one tab-separated row of epoch means per epoch to `path` (Spinning Up's `progress.txt`)."
     def __init__(self, path, append:bool=False, source_datapipe=None):
         super().__init__(source_datapipe)
-        self.path,self.acc,self.columns = Path(path),EpochAccumulator(),None
-        if append and self.path.exists() and self.path.stat().st_size:
+        self.path,self.acc,self.columns,self.append = Path(path),EpochAccumulator(),None,append
+    def begin(self):   # the file is touched only when the run starts
+        if self.columns is not None: return
+        if self.append and self.path.exists() and self.path.stat().st_size:
             with open(self.path) as f: self.columns = f.readline().rstrip('\n').split('\t')
-        elif not append: self.path.write_text('')
-    def begin(self):
-        if self.columns is None:
+        else:
             self.columns = spinup_columns(declared_titles(self.source_datapipe))
             with open(self.path, 'w') as f: f.write('\t'.join(self.columns) + '\n')
     def log(self, r:Record):
@@ -379,6 +431,8 @@ class TensorBoardSink(LoggerBase):
         if self.writer is not None: self.writer.flush()
 
 # %% ../../nbs/20_experiments.core.ipynb #60b4baf6
+from gymnasium.wrappers.utils import RunningMeanStd
+
 _SKIP = object()
 _PLAIN = (bool, int, float, str, type(None))
 
@@ -391,6 +445,7 @@ def encode(o):
         return {'__ndarray__': torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf' else o.tolist(), 'dtype': str(o.dtype)}
     if isinstance(o, Tensor): return o.detach().clone()
     if isinstance(o, np.random.Generator): return {'__generator__': _bitgen_state(o.bit_generator.state)}
+    if isinstance(o, RunningMeanStd): return {'__rms__': [encode(o.mean), encode(o.var), encode(o.count)]}   # NormalizeObservation's obs_rms, ...
     if isinstance(o, deque):
         vs = [encode(v) for v in o]
         return _SKIP if any(v is _SKIP for v in vs) else {'__deque__': vs, 'maxlen': o.maxlen}
@@ -433,6 +488,9 @@ def decode(o):
             st = _bitgen_unstate(o['__generator__'])
             g = np.random.Generator(getattr(np.random, st['bit_generator'])()); g.bit_generator.state = st
             return g
+        if '__rms__' in o:
+            rms = RunningMeanStd(); rms.mean, rms.var, rms.count = (decode(v) for v in o['__rms__'])
+            return rms
         if '__deque__' in o: return deque([decode(v) for v in o['__deque__']], maxlen=o['maxlen'])
         if '__tuple__' in o: return tuple(decode(v) for v in o['__tuple__'])
         if '__namedtuple__' in o: return {'SimpleStep': SimpleStep, 'Record': Record}[o['__namedtuple__']](*(decode(v) for v in o['values']))
@@ -496,6 +554,46 @@ def load_env_state(venv, st:dict|None):
                     if k == 'time': l.unwrapped.data.time = float(v)
                     else: getattr(l.unwrapped.data, k)[:] = v.numpy()
     _set_plain_attrs(venv, st['vector'])
+
+# %% ../../nbs/20_experiments.core.ipynb #6a5e36f4
+def _stat_layers(env)->list:
+    "The layers of `env`'s wrapper stack that hold `RunningMeanStd` statistics, outermost first."
+    return [l for l in _layers(env) if any(isinstance(v, RunningMeanStd) for v in vars(l).values())]
+
+def norm_stats(env)->list:
+    "The running statistics of `env`'s normalising wrappers (their `RunningMeanStd` attributes), outermost first, weights-only loadable."
+    return [{'wrapper': type(l).__name__, 'stats': {k:encode(v) for k,v in vars(l).items() if isinstance(v, RunningMeanStd)}}
+            for l in _stat_layers(env)]
+
+def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
+    "Load `norm_stats` into the same normalising wrappers of `env` (`what` names it in errors); `frozen`: they stop updating. Returns `env`."
+    ls = _stat_layers(env)
+    have, want = [type(l).__name__ for l in ls], [s['wrapper'] for s in stats]
+    if have != want:
+        raise ConfigError(f"The policy was trained under {' > '.join(want) or 'no normalising wrapper'}, but {what} has "
+                          f"{' > '.join(have) or 'none'}: pass an env_fn that builds the same wrappers.")
+    for l,s in zip(ls, stats):
+        for k,v in s['stats'].items(): setattr(l, k, decode(v))
+        if frozen and isinstance(getattr(type(l), 'update_running_mean', None), property): l.update_running_mean = False
+    return env
+
+def train_norm_stats(pipe)->list|None:
+    "`norm_stats` of lane 0 of the env pipe in `pipe`'s graph (None: no `GymStepper`, or its lanes run in subprocesses)."
+    venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
+    return norm_stats(venv.envs[0]) if hasattr(venv, 'envs') else None
+
+class FrozenStats:
+    "Env factory: the env of `env_fn` with the normalising statistics `stats` (`norm_stats`) loaded, frozen; picklable."
+    def __init__(self, env_fn, stats:list):
+        self.env_fn, self.stats = as_env_fn(env_fn), stats
+        self.__name__ = self.env_fn.__name__
+    def __call__(self, render_mode:str|None=None)->gym.Env:
+        return load_norm_stats(self.env_fn(render_mode), self.stats, what=repr(self.env_fn))
+
+def with_norm_stats(env_fn, stats:list|None):
+    "`env_fn`, building its env under the frozen `stats` when there are any (the test episodes during training)."
+    return FrozenStats(env_fn, stats) if stats else env_fn
+
 
 # %% ../../nbs/20_experiments.core.ipynb #87f1a663
 def _storage_state(o:ReplayStorage)->dict:
@@ -585,13 +683,22 @@ def set_rng_state(st:dict):
     if 'cuda' in st and torch.cuda.is_available(): torch.cuda.set_rng_state_all(st['cuda'])
 
 # %% ../../nbs/20_experiments.core.ipynb #84de1201
-def save_checkpoint(obj, path):
-    "`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`)."
+def previous_path(path)->Path:
+    "Where `save_checkpoint(keep_previous=True)` keeps the file it replaces: `checkpoint.pt` -> `checkpoint.prev.pt`."
+    path = Path(path); return path.with_name(f'{path.stem}.prev{path.suffix}')
+
+def save_checkpoint(obj, path, keep_previous:bool=False):
+    "`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`); `keep_previous`: the replaced file stays as `previous_path(path)`."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
     try:
         with open(tmp, 'wb') as f:
             torch.save(obj, f); f.flush(); os.fsync(f.fileno())
+        if keep_previous and path.exists():   # link, then swap: at every moment `path` holds a complete checkpoint
+            link = path.with_name(f'.{path.name}.prev{os.getpid()}')
+            try: os.link(path, link)
+            except OSError: shutil.copy2(path, link)   # a file system without hard links
+            os.replace(link, previous_path(path))
         os.replace(tmp, path)
     finally:
         if tmp.exists(): tmp.unlink()
@@ -599,6 +706,117 @@ def save_checkpoint(obj, path):
 def load_checkpoint(path, map_location='cpu'):
     "Load a checkpoint written by `save_checkpoint` (weights only: tensors, numbers, strings, lists, dicts)."
     return torch.load(path, map_location=map_location, weights_only=True)
+
+
+# %% ../../nbs/20_experiments.core.ipynb #7e82db63
+_RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
+    **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size', 'train_pi_iters',
+        'train_v_iters', 'num_envs', 'update_every', 'policy_delay', 'cg_iters', 'target_update_interval', 'train_freq', 'nsteps')},
+    **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts', 'num_test_episodes', 'backtrack_iters')},
+    **{k:('num', 0, 1, 'a number in [0, 1]') for k in ('gamma', 'lam', 'polyak', 'exploration_fraction', 'final_eps')},
+    **{k:('num', 0, None, 'a number > 0', True) for k in ('pi_lr', 'vf_lr', 'q_lr', 'lr', 'clip_ratio', 'delta', 'target_kl')},
+    **{k:('num', 0, None, 'a number >= 0') for k in ('act_noise', 'target_noise', 'noise_clip', 'damping_coeff')},
+    'tau': ('num', 0, 1, 'a number in (0, 1]', True), 'backtrack_coeff': ('num', 0, 1, 'a number in (0, 1)', True),
+}
+_MAY_BE_NONE = ('max_ep_len', 'target_kl')
+
+def _breaks(k:str, v)->str|None:
+    "What argument `k` must be, if `v` breaks its rule."
+    if v is None and k in _MAY_BE_NONE: return None
+    if k == 'max_ep_len': return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
+    if k == 'gradient_steps': return None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1) else 'an integer >= 1, or -1'
+    kind, lo, hi, what, *open_lo = _RULES[k]
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): return what
+    if kind == 'int' and not isinstance(v, (int, np.integer)): return what
+    if not math.isfinite(v) or v < lo or (open_lo and v == lo) or (hi is not None and v > hi): return what
+    if k == 'backtrack_coeff' and v == 1: return what
+    return None
+
+def check_args(config:dict):
+    "Raise a `ConfigError` naming the first argument of `config` (an entry function's `locals()`) out of its range."
+    for k,v in config.items():
+        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps'): continue
+        what = _breaks(k, v)
+        if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
+
+
+# %% ../../nbs/20_experiments.core.ipynb #49c4fbe0
+def existing_run(folder, output_fname:str='progress.txt')->list:
+    "The files that make `folder` hold a run: a checkpoint, or a progress file with at least one epoch row."
+    folder, found = Path(folder), []
+    p = folder/output_fname
+    if p.is_file():
+        with open(p) as f: rows = sum(1 for l in f if l.strip()) - 1
+        if rows > 0: found.append(f'{output_fname} with {rows} epoch{"s" if rows > 1 else ""}')
+    if (folder/'checkpoint.pt').exists(): found.append('checkpoint.pt')
+    return found
+
+def resume_command(folder)->str: return f"python -m fastrl.run resume {shlex.quote(str(folder))}"
+
+def refuse_existing_run(folder, output_fname:str='progress.txt'):
+    "A `ConfigError` when `folder` holds a run (see `existing_run`), offering the two ways on."
+    found = existing_run(folder, output_fname)
+    if found: raise ConfigError(f"{folder} already holds a run ({', '.join(found)}): continue it with `{resume_command(folder)}`, "
+                                "or replace it with --overwrite (logger_kwargs=dict(overwrite=True) in Python)")
+
+def check_output_dir(folder):
+    "A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file."
+    folder = Path(folder)
+    bad = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if bad is not None: raise ConfigError(f"{bad} is a file, not a folder: choose another data_dir or output_dir")
+
+class RunLock:
+    "Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the process ends, however it ends."
+    def __init__(self, folder): self.path,self.f = Path(folder)/'.lock',None
+    def acquire(self):
+        while True:
+            f = open(self.path, 'a+')
+            try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                f.seek(0); who = f.read().strip() or 'another process'; f.close()
+                raise ConfigError(f"{self.path.parent} is in use by another run ({who}): wait for it to end, "
+                                  "or give this run another folder (--exp_name, --seed or --data_dir)") from None
+            try: same = os.fstat(f.fileno()).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError: same = False
+            if same: break
+            f.close()   # the holder released (and removed) the file between our open and flock: take the new one
+        f.seek(0); f.truncate(); f.write(f"pid {os.getpid()} on {socket.gethostname()}"); f.flush()
+        self.f = f
+        return self
+    def release(self):
+        if self.f is None: return
+        try: os.unlink(self.path)
+        except FileNotFoundError: pass
+        fcntl.flock(self.f, fcntl.LOCK_UN); self.f.close(); self.f = None
+
+
+# %% ../../nbs/20_experiments.core.ipynb #f1a855e1
+_TEST_TITLES = ('AverageTestEpRet', 'StdTestEpRet', 'MaxTestEpRet', 'MinTestEpRet', 'TestEpLen')
+
+def _finite(v)->bool|None:
+    "Whether record value `v` is finite (`None`: not a number)."
+    if isinstance(v, Tensor):
+        if not v.is_floating_point(): return True
+        return math.isfinite(v.item()) if v.numel() == 1 else bool(torch.isfinite(v).all())
+    if isinstance(v, (float, np.floating)): return math.isfinite(v)
+    return None
+
+class FiniteGuard(LoggerBase):
+    "First logger of an `Experiment`'s chain: raises `RunAborted` at a NaN/Inf record of the learner, and at an `epoch` record (before any logger writes that epoch) when a model's parameters are not finite."
+    skip = EpochStats.titles + _TEST_TITLES + NOT_COLUMNS   # episode statistics: NaN when no episode ended is no fault
+    def __init__(self, models:dict|None=None, source_datapipe=None):
+        super().__init__(source_datapipe); self.models = models or {}
+    def log(self, r:Record):
+        if r.name == EpocherCollector.title: return self.check_models()
+        if r.name in self.skip or _finite(r.value) is not False: return
+        raise RunAborted(f"{r.name} is {as_float(r.value) if isinstance(r.value, Tensor) and r.value.numel() == 1 else r.value} "
+                         "(not finite): look for a too large learning rate, or rewards or observations of extreme scale")
+    def check_models(self):
+        for k,m in self.models.items():
+            if not all(bool(torch.isfinite(p).all()) for p in m.parameters()):
+                raise RunAborted(f"the parameters of model {k!r} are no longer finite (NaN/Inf): look for a too large learning rate, "
+                                 "or rewards or observations of extreme scale")
+
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 class CheckpointHook(LoggerBase):
@@ -627,53 +845,109 @@ class Experiment:
                  checkpoint:bool=True, # Write a resumable checkpoint every epoch
                  keep_snapshots:bool=False, # Also keep `pyt_save/model{epoch}.pt` of every saved epoch (for `test_policy --itr`)
                  entry:str|None=None, # 'module:function' of the entry function (default: the caller)
+                 overwrite:bool=False, # Replace a run already in `output_dir` (default: refuse, and point to `resume`)
                 ):
         self.config = dict(config)
+        check_args(self.config)   # the user's own argument names, before anything is built or written
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
         self.world_size = setup_distributed()
         self.rank = get_rank()
         self.is_main = self.rank == 0
         self.load_only,self.resume,self.itr,self.checkpoint,self.keep_snapshots = load_only,resume,itr,checkpoint,keep_snapshots
         if output_dir is None: output_dir = f"/tmp/experiments/{int(time.time())}"
-        self.output_dir,self.exp_name,self.output_fname = Path(output_dir),exp_name,output_fname
+        self.output_dir,self.exp_name,self.output_fname,self.overwrite = Path(output_dir),exp_name,output_fname,overwrite
         self.entry = entry or _caller_entry()
         seed = self.config.get('seed', 0)
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
-        self.ckpt = None
-        if resume:
-            p = self.output_dir/'checkpoint.pt'
-            self.ckpt = load_checkpoint(p) if p.exists() else None
-        if self.is_main and not load_only:
-            self.output_dir.mkdir(parents=True, exist_ok=True)
-            if not resume or not (self.output_dir/'config.json').exists(): self.save_config()
-            print(f"Logging data to {self.output_dir/output_fname}" + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
+        self.ckpt, self.lock, self.last_epoch = None, None, 0
+        if not load_only:   # refused here, before anything is built or written; every rank sees the same files
+            check_output_dir(self.output_dir)
+            if resume: self.ckpt = self._read_checkpoint()
+            elif not overwrite: refuse_existing_run(self.output_dir, output_fname)
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
+
+    def _read_checkpoint(self)->dict:
+        "The checkpoint to resume from, or a `ConfigError` saying why there is none and what to do."
+        p = self.output_dir/'checkpoint.pt'
+        if not p.exists():
+            raise ConfigError(f"{self.output_dir} has no checkpoint.pt to resume from (the run ended or stopped before its first "
+                              "epoch was saved, or ran with checkpoint=False): start it again with --overwrite")
+        try: ck = load_checkpoint(p)
+        except Exception as e:
+            prev = previous_path(p)
+            try: kept = f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: `mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again"
+            except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
+            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a checkpoint); {kept}") from None
+        epochs = self.config.get('epochs')
+        if isinstance(epochs, int) and ck['epoch'] >= epochs:
+            raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): to train it longer, "
+                              f"`{resume_command(self.output_dir)} --epochs N` with N > {ck['epoch']}")
+        return ck
+
+    def _agree(self, f):
+        "Run `f` on rank 0; every rank raises the `ConfigError` it raised (no rank is left alone in a collective)."
+        err = None
+        if self.is_main:
+            try: f()
+            except ConfigError as e: err = str(e)
+        if self.world_size > 1:
+            box = [err]; torch.distributed.broadcast_object_list(box, src=0); err = box[0]
+        if err is not None: raise ConfigError(err)
+
+    def _start(self):
+        "Rank 0: create the folder, take its lock, clear a replaced run, write config.json. Nothing is written before this."
+        d = self.output_dir
+        try: d.mkdir(parents=True, exist_ok=True)
+        except OSError as e: raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or output_dir") from None
+        self.lock = RunLock(d).acquire()
+        try:
+            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)   # again, under the lock
+            if not self.resume:
+                for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name, 'config.json'): (d/n).unlink(missing_ok=True)
+                for n in ('pyt_save', 'tb'): shutil.rmtree(d/n, ignore_errors=True)
+            if not self.resume or not (d/'config.json').exists(): self.save_config()
+            else: self._update_config(epochs=self.config.get('epochs'))
+            if self.resume: self._truncate_progress(self.ckpt['epoch'] if self.ckpt else 0)
+        except BaseException: self._release(); raise
+        print(f"Logging data to {d/self.output_fname}" + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
+
+    def _release(self):
+        if self.lock is not None: self.lock.release(); self.lock = None
+
+    def _update_config(self, **kv):
+        "Set `kv` in config.json (a resumed run trained for more epochs records its new total)."
+        p = self.output_dir/'config.json'
+        cfg = json.loads(p.read_text())
+        if all(cfg.get(k) == v for k,v in kv.items()): return
+        cfg.update(kv); self._write_json(cfg)
+
+    def _write_json(self, cfg:dict):
+        tmp = self.output_dir/'.config.json.tmp'
+        tmp.write_text(json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
+        os.replace(tmp, self.output_dir/'config.json')
 
     def save_config(self):
         "Write `config.json`: every argument (readable strings for what JSON cannot hold), `exp_name`, and how to rebuild the rest."
         cfg = dict(self.config)
         lk = cfg.get('logger_kwargs')
-        if isinstance(lk, dict): cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr')}
+        if isinstance(lk, dict): cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
         out['__fastrl__'] = {'entry': self.entry, 'refs': refs}
-        tmp = self.output_dir/'.config.json.tmp'
-        tmp.write_text(json.dumps(out, separators=(',', ':\t'), indent=4, sort_keys=True))
-        os.replace(tmp, self.output_dir/'config.json')
+        self._write_json(out)
 
     def elapsed(self)->float: return self.time_offset + time.time() - self.t0
 
     @property
     def loggers(self)->list:
-        "The logger pipes to give the learner (`logger_bases=exp.loggers`): table, progress file, TensorBoard, checkpoint hook."
+        "The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, table, progress file, TensorBoard, checkpoint hook."
         if self._loggers is None:
-            ls = [SpinupTable(show=self.show and self.is_main and not self.load_only)]
+            ls = [FiniteGuard(), SpinupTable(show=self.show and self.is_main and not self.load_only)]
             if self.is_main and not self.load_only:
-                if self.resume: self._truncate_progress(self.ckpt['epoch'] if self.ckpt else 0)
                 ls.append(ProgressFile(self.output_dir/self.output_fname, append=self.ckpt is not None))
                 if self.tensorboard: ls.append(TensorBoardSink(self.output_dir/'tb'))
             ls.append(CheckpointHook(self._on_epoch_end))
@@ -696,18 +970,19 @@ class Experiment:
 
     def _test_records(self, epoch:int)->list:
         if not self.is_main or self.agent is None or self.num_test_episodes <= 0: return []
-        env_fn = self.test_env_fn or self.config.get('env_fn')
+        env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))   # training statistics, frozen
         test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch   # fresh, reproducible test episodes each epoch
         rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
-        return stat_records('TestEpRet', rets) + [Record('TestEpLen', float(np.mean(lens)))]
+        return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]   # rank 0 alone: no collective
 
     def _on_epoch_end(self, epoch:int):
+        self.last_epoch = epoch
         if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs): self.save_model(epoch)
         if self.checkpoint: self.save_checkpoint(epoch)
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch}
+        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, 'env_stats': train_norm_stats(self.learner)}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
@@ -719,7 +994,7 @@ class Experiment:
             torch.distributed.gather_object(st, sts, dst=0)
         else: sts = [st]
         if self.is_main: save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts},
-                                         self.output_dir/'checkpoint.pt')
+                                         self.output_dir/'checkpoint.pt', keep_previous=True)
         if self.world_size > 1: torch.distributed.barrier()   # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
 
     def fit(self, learner, epochs:int, models:dict|None=None, agent=None, save_freq:int=1, num_test_episodes:int=10,
@@ -733,21 +1008,37 @@ class Experiment:
         if not find_dps(learner, EpochStats):
             ep = find_dp(learner, EpocherCollector)
             insert_dp(learner, ep, lambda p: EpochStats(p, self._test_records, extra, clock=self.elapsed))
+        for g in find_dps(learner, FiniteGuard): g.models = self.models
         if self.load_only: return self._load_model()
         done = 0
         if self.ckpt is not None:
             if self.ckpt['world_size'] != self.world_size:
-                raise ValueError(f"The checkpoint was written by {self.ckpt['world_size']} processes; resume with the same --cpu.")
+                raise ConfigError(f"The checkpoint was written by {self.ckpt['world_size']} processes; resume with the same --cpu.")
             st = self.ckpt['ranks'][self.rank]
             load_graph_state(learner, st['graph'])
             set_rng_state(st['rng'])
             done = self.ckpt['epoch']
-        if epochs - done > 0: learner.fit(epochs - done)
+        self.last_epoch = done
+        self._agree(self._start)
+        try: learner.fit(epochs - done)
+        except KeyboardInterrupt:
+            e = RunAborted(f"interrupted in epoch {self.last_epoch + 1}; {self._kept()}"); e.exit_code = 130
+            raise e from None
+        except RunAborted as e: raise RunAborted(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}") from None
+        finally: self._release()
         return self
+
+    def _kept(self)->str:
+        "What is on disk after a stopped run, and the command that goes on from it."
+        if self.last_epoch and self.checkpoint:
+            return f"epoch {self.last_epoch} is the last saved in {self.output_dir}: continue with `{resume_command(self.output_dir)}`"
+        if self.last_epoch: return f"epoch {self.last_epoch} is the last logged in {self.output_dir} (no checkpoint: checkpoint=False)"
+        return f"no epoch was saved in {self.output_dir}: start again with --overwrite"
+
 
     def _load_model(self):
         p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
-        if not p.exists(): raise FileNotFoundError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
+        if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
         sd = load_checkpoint(p)
         for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
         self.saved_epoch = sd['epoch']
@@ -776,7 +1067,9 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     fn = from_ref(entry) if isinstance(entry, str) else entry
     params = inspect.signature(fn).parameters
     for path,ref in meta.get('refs', {}).items():
+        if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed
         try: _set_path(cfg, path.split(':'), from_ref(ref))
+        except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
         except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})

@@ -4,18 +4,28 @@
 
 # %% ../../nbs/21_experiments.grid.ipynb #16ab08cd
 from __future__ import annotations
-import ast, importlib, itertools, json, os, os.path as osp, string, subprocess, sys, tempfile, time
+import ast, importlib, inspect, itertools, json, os, os.path as osp, string, subprocess, sys, tempfile, time
 from copy import deepcopy
 
 # %% auto #0
-__all__ = ['ACTIVATIONS', 'default_data_dir', 'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'valid_str',
-           'default_shorthand', 'ExperimentGrid', 'make_env_fn', 'check_env_name', 'resolve_num_cpu', 'fn_ref',
-           'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun', 'run_spec', 'call_experiment']
+__all__ = ['ACTIVATIONS', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
+           'valid_str', 'default_shorthand', 'ExperimentGrid', 'make_env_fn', 'check_env_installed', 'check_env_name',
+           'resolve_num_cpu', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun', 'run_spec',
+           'call_experiment', 'check_variants']
 
 # %% ../../nbs/21_experiments.grid.ipynb #72d553f6
 def default_data_dir()->str:
     "Base folder of results when none is given: `$FASTRL_DATA_DIR`, else `data/` under the working directory."
     return os.environ.get('FASTRL_DATA_DIR') or osp.join(os.getcwd(), 'data')
+
+def check_exp_name(exp_name:str)->str:
+    "`exp_name` if it names a folder inside `data_dir`; else a `ConfigError` (no path separators, `..`, absolute paths)."
+    from fastrl.core import ConfigError
+    if not isinstance(exp_name, str) or not exp_name.strip() or exp_name in ('.', '..') or '/' in exp_name or '\\' in exp_name \
+       or osp.isabs(exp_name) or '\0' in exp_name:
+        raise ConfigError(f"exp_name {exp_name!r} must be a plain folder name inside data_dir (no '/', '..' or absolute path); "
+                          "put the folder itself in --data_dir")
+    return exp_name
 
 def setup_logger_kwargs(
     exp_name:str, # Experiment name (with the variant suffix, if any)
@@ -25,6 +35,7 @@ def setup_logger_kwargs(
     now:float=None, # Time to stamp (seconds since the epoch); `None`: now
 )->dict:
     "`dict(output_dir, exp_name)` for the run's `Experiment`/logger, in Spinning Up's folder layout."
+    check_exp_name(exp_name)
     t = time.localtime(now)   # one clock reading, so the outer date and the inner datetime agree
     rel = (time.strftime('%Y-%m-%d_', t) if datestamp else '') + exp_name
     if seed is not None:
@@ -139,23 +150,32 @@ class ExperimentGrid:
             num_cpu:int|str=1, # Processes per variant (data-parallel via torchrun); `'auto'`: all cores
             data_dir:str=None, # Base folder of results; `None`: `default_data_dir()`
             datestamp:bool=False, # Date/time prefixes on the folders
+            overwrite:bool=False, # Replace runs already in the variants' folders (default: refuse, before any variant runs)
            )->list:
-        "Run every variant in series with `call_experiment`; returns the runs' output folders."
+        "Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the runs' output folders."
         self.print()
-        out = []
+        todo = []
         for var in self.variants():
             name = self.variant_name(var)
             if not name: raise ValueError('the variant name is empty: give the grid a name (ExperimentGrid(name)) or vary a parameter')
-            fn = var.pop(thunk) if isinstance(thunk, str) else thunk
-            out.append(call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir,
-                                       datestamp=datestamp, **var))
-        return out
+            todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
+        check_variants(todo, data_dir, datestamp, overwrite)
+        return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite, **var)
+                for name, fn, var in todo]
 
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
 def make_env_fn(env_name:str):
     "`env_fn` building `gym.make(env_name)`: an `EnvFn` (picklable, recorded in `config.json` so the env can be rebuilt)."
     from fastrl.experiments.core import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
     return EnvFn(env_name)
+
+def check_env_installed(name:str)->str:
+    "`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the mujoco extra)."
+    import gymnasium as gym
+    try: gym.make(name).close()
+    except (gym.error.DependencyNotInstalled, ImportError) as e:
+        raise ValueError(f"{name} needs a package that is not installed: {str(e).strip().splitlines()[0]}") from None
+    return name
 
 def check_env_name(name:str)->str:
     "`name` if gymnasium knows that environment id, else a `ValueError` naming the closest registered ids."
@@ -243,10 +263,12 @@ def call_experiment(
     num_cpu:int|str=1, # Processes (data-parallel through torchrun); `'auto'`: all cores
     data_dir:str=None, # Base folder; `None`: `default_data_dir()`
     datestamp:bool=False, # Date/time prefixes on the folders
+    overwrite:bool=False, # Replace a run already in the output folder (default: refuse)
     **kwargs): # The entry function's arguments; `env_name` becomes `env_fn=make_env_fn(env_name)`
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     logger_kwargs = setup_logger_kwargs(exp_name, kwargs.get('seed', 0), data_dir, datestamp)
+    if overwrite: logger_kwargs['overwrite'] = True
     print(f"Running experiment {exp_name!r} (seed {kwargs.get('seed', 0)}, {num_cpu} process{'es' if num_cpu>1 else ''}) "
           f"in {logger_kwargs['output_dir']}", flush=True)
     if num_cpu > 1 and 'WORLD_SIZE' not in os.environ:
@@ -256,6 +278,24 @@ def call_experiment(
         if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'))
         thunk(**kwargs, logger_kwargs=logger_kwargs)
     return logger_kwargs['output_dir']
+
+# %% ../../nbs/21_experiments.grid.ipynb #8bfe02b5
+def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
+                   data_dir:str=None, datestamp:bool=False, overwrite:bool=False):
+    "Refuse a grid (`ConfigError`) before its first run: a variant's argument out of range, a folder that holds a run or is under a file, two variants sharing a folder."
+    from fastrl.core import ConfigError
+    from fastrl.experiments.core import check_args, check_output_dir, refuse_existing_run
+    seen = {}
+    for name, fn, var in todo:
+        try: params = inspect.signature(fn).parameters
+        except (TypeError, ValueError): params = {}
+        check_args({**{k:p.default for k,p in params.items() if p.default is not p.empty}, **var})
+        d = setup_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp)['output_dir']
+        if d in seen: raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
+        seen[d] = name
+        check_output_dir(d)
+        if not overwrite and not datestamp: refuse_existing_run(d)
+
 
 # %% ../../nbs/21_experiments.grid.ipynb #58d435b9
 if __name__ == '__main__': run_spec(sys.argv[1])

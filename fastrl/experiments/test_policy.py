@@ -11,7 +11,7 @@ import torch
 from ..core import SimpleStep
 from ..pipes.core import pipe_chain
 from ..agents.core import UniformWarmup
-from .core import call_from_config, as_env_fn
+from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats
 
 # %% auto #0
 __all__ = ['load_policy_and_env', 'load_policy', 'mp4_encoder', 'save_video', 'has_screen', 'run_policy', 'test_policy_main']
@@ -34,6 +34,9 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
             if isinstance(dp, UniformWarmup): dp.n = dp.steps   # warm-up is over for a trained policy
     env_fn = as_env_fn(exp.config['env_fn'] if 'env_fn' not in overrides else overrides['env_fn'])
     env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
+    p = Path(fpath)/'pyt_save'/(f'model{itr}.pt' if itr is not None and itr >= 0 else 'model.pt')
+    stats = load_checkpoint(p).get('env_stats')   # the training env's normalising statistics (None: saved before fastrl kept them)
+    if stats is not None: load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
     def get_action(obs):
         a = agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None])))
         return a[0]
