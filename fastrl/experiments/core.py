@@ -760,10 +760,12 @@ def refuse_existing_run(folder, output_fname:str='progress.txt'):
                                 "or replace it with --overwrite (logger_kwargs=dict(overwrite=True) in Python)")
 
 def check_output_dir(folder):
-    "A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file."
+    "A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file, or the nearest existing one is not writable."
     folder = Path(folder)
     bad = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if bad is not None: raise ConfigError(f"{bad} is a file, not a folder: choose another data_dir or output_dir")
+    near = next(p for p in (folder, *folder.parents) if p.exists())
+    if not os.access(near, os.W_OK | os.X_OK): raise ConfigError(f"{near} is not writable: choose another data_dir or output_dir")
 
 class RunLock:
     "Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the process ends, however it ends."
@@ -902,7 +904,8 @@ class Experiment:
         d = self.output_dir
         try: d.mkdir(parents=True, exist_ok=True)
         except OSError as e: raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or output_dir") from None
-        self.lock = RunLock(d).acquire()
+        try: self.lock = RunLock(d).acquire()
+        except OSError as e: raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try:
             if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)   # again, under the lock
             if not self.resume:
