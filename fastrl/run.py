@@ -6,7 +6,7 @@
 from __future__ import annotations
 import ast, difflib, importlib, inspect, os, re, signal, sys, threading
 from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activation_from_name, check_env_name,
-                                     check_env_installed, check_exp_name, import_ref, resolve_num_cpu, torchrun)
+                                     check_env_installed, check_exp_name, import_ref, make_env_fn, resolve_num_cpu, torchrun)
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
@@ -26,7 +26,7 @@ def parse_value(s:str):
 
 # %% ../nbs/22_run.ipynb #8e07f45e
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu', dt='datestamp')
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite')   # configure the run; not entry-function arguments
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots')   # configure the run; not entry-function arguments
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -93,7 +93,7 @@ _NOT_GIVEN = inspect.Parameter.empty
 def _check_value(flag:str, key:str, raw:str, v, default):
     "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
     last = key.split(':')[-1]
-    if last == 'activation' or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default):
+    if last in ('activation', 'activation_fn') or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default):
         if not callable(v): raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as torch.nn.X, nn.X, lower case)")
         return v
     if last == 'hidden_sizes':
@@ -128,12 +128,18 @@ def build_grid(algo:str, args:list)->tuple:
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
-    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False), {}
+    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False), {}
     exp_name = default_exp_name(algo)
+    model_kw = 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'   # what --hid and --act set
     for key, raws in vals.items():
-        f, top = flag[key], key.split(':')[0]
+        f = flag[key]
+        if f in ('--hid', '--act') and model_kw == 'q_kwargs':   # dqn: the Q-network's hidden_sizes and activation_fn
+            new = 'q_kwargs:' + ('hidden_sizes' if f == '--hid' else 'activation_fn')
+            if key in shs: shs[new] = shs.pop(key)
+            key = new
+        top = key.split(':')[0]
         if key in CONFIG_FLAGS:
-            if key in ('datestamp', 'overwrite'):
+            if key in ('datestamp', 'overwrite', 'keep_snapshots'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)): raise CLIError(f"{f} takes no value")
                 run_kwargs[key] = parse_value(raws[0]) if raws else True
                 continue
@@ -154,12 +160,20 @@ def build_grid(algo:str, args:list)->tuple:
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None
             grid_keys[key] = list(raws)
             continue
+        if top == 'env_kwargs':   # keyword arguments of gym.make for --env
+            if 'env_fn' not in params: raise CLIError(f"{f}: {algo} takes no env_fn")
+            if not raws: raise CLIError(f"{f} needs a value")
+            vs = [parse_value(r) for r in raws]
+            if key == 'env_kwargs' and not all(isinstance(v, dict) for v in vs):
+                raise CLIError(f"{f}: expected a dict like {{'is_slippery': False}} (or use --env_kwargs:key VALUE), got {raws[0]!r}")
+            grid_keys[key] = vs
+            continue
         if top in ('env_fn', 'logger_kwargs'):
             raise CLIError(f"{f} cannot be set from the command line" + ('; use --env ENV_ID' if top == 'env_fn' else '; use --exp_name, --data_dir, --datestamp'))
         if top not in params and not var_kw:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
-                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --hid, --act, --exp_name, --data_dir, --datestamp, --overwrite, --cpu")
+                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, --act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --cpu")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -171,6 +185,8 @@ def build_grid(algo:str, args:list)->tuple:
                        f"data-parallel algorithms: {', '.join(dp) or '(none installed)'}")
     if 'env_fn' in params and params['env_fn'].default is _NOT_GIVEN and 'env_name' not in grid_keys:
         raise CLIError(f"{algo} needs an environment: --env ENV_ID, a gymnasium id such as CartPole-v1")
+    if any(k.split(':')[0] == 'env_kwargs' for k in grid_keys) and 'env_name' not in grid_keys:
+        raise CLIError("--env_kwargs needs --env ENV_ID")
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
     return fn, eg, run_kwargs
@@ -182,6 +198,8 @@ def algo_help(algo:str, fn)->str:
         from fastcore.docments import docments
         docs = docments(fn, full=True)
     except Exception: docs = {}
+    params = inspect.signature(fn).parameters
+    model_kw = 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'   # what --hid and --act set
     lines = [f'usage: python -m fastrl.run {algo} [--FLAG[SHORTHAND] VALUE [VALUE ...]] ...', '',
              (inspect.getdoc(fn) or '').split('\n\n')[0], '',
              'Several values make a grid (run in series); --key:sub VALUE sets one entry of a dict argument;',
@@ -193,12 +211,14 @@ def algo_help(algo:str, fn)->str:
         doc = (docs.get(name) or {}).get('docment') or ''
         lines.append(f'  {flag:<22} {dflt:<28} {doc}'.rstrip())
     lines += ['', 'shortcuts and run configuration:',
-              '  --env, --env_name ENV_ID   gymnasium id; makes env_fn = lambda: gym.make(ENV_ID)',
-              '  --hid [64,64]              ac_kwargs:hidden_sizes',
-              '  --act relu                 ac_kwargs:activation (' + ', '.join(ACTIVATIONS) + ')',
+              '  --env, --env_name ENV_ID   gymnasium id (or module:EnvId, importing module first); env_fn = gym.make(ENV_ID)',
+              '  --env_kwargs:KEY VALUE     a keyword argument of gym.make, e.g. --env_kwargs:is_slippery False',
+              f'  --hid [64,64]              {model_kw}:hidden_sizes',
+              f"  --act relu                 {model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" + ', '.join(ACTIVATIONS) + ')',
               f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
               '  --datestamp, --dt          date and time in the folder names',
+              '  --keep_snapshots           keep the model of every saved epoch (test_policy -i EPOCH)',
               '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)"]
     return '\n'.join(lines)
@@ -213,6 +233,13 @@ def _delegate(mod:str, name:str):
     if not hasattr(m, name): raise CLIError(f"{mod} has no {name}(); this fastrl cannot do that yet")
     return getattr(m, name)
 
+def _env_override(env:str|None)->dict:
+    "`dict(env_fn=...)` for `--env ENV_ID` of test_policy and resume (checked like the algorithms' --env), else `{}`."
+    if env is None: return {}
+    try: check_env_name(env); check_env_installed(env)
+    except ValueError as e: raise CLIError(f"--env: {e}") from None
+    return dict(env_fn=make_env_fn(env))
+
 def test_policy_cmd(args:list):
     "`python -m fastrl.run test_policy DIR [-l L] [-n N] [-nr] [-i I] [-d]` (Spinning Up's flags)."
     import argparse
@@ -223,9 +250,10 @@ def test_policy_cmd(args:list):
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
     p.add_argument('--itr', '-i', type=int, default=-1, help='saved snapshot to load (-1: the last)')
     p.add_argument('--deterministic', '-d', action='store_true', help='deterministic (mean) actions for stochastic policies')
+    p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot rebuild (a Python callable)")
     a = p.parse_args(args)
     f = _delegate('fastrl.experiments.test_policy', 'test_policy_main')
-    try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr, deterministic=a.deterministic)
+    try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr, deterministic=a.deterministic, **_env_override(a.env))
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None   # not a run folder, no saved model, env not rebuildable
 
 def resume_cmd(args:list):
@@ -235,17 +263,19 @@ def resume_cmd(args:list):
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
     p.add_argument('--epochs', type=int, default=None, help="epochs in all, to train a finished run longer (default: the run's own)")
     p.add_argument('--cpu', '--num_cpu', type=int, default=None, help='processes (default: as many as wrote the checkpoint)')
+    p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot rebuild (a Python callable)")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
-    over = {} if a.epochs is None else dict(epochs=a.epochs)
+    over = ({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env)
     n = a.cpu
     if n is None and 'WORLD_SIZE' not in os.environ:
         ck = os.path.join(a.fpath, 'checkpoint.pt')
         try: n = _delegate('fastrl.experiments.core', 'load_checkpoint')(ck).get('world_size', 1)
         except Exception: n = 1   # no or no readable checkpoint: `resume` itself says so, in one line
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
-        return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if over else []), what=f'resume {a.fpath}')
+        return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
+                        *(['--env', a.env] if a.env else []), what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None   # not a run folder, env not rebuildable
 

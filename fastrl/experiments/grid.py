@@ -151,6 +151,7 @@ class ExperimentGrid:
             data_dir:str=None, # Base folder of results; `None`: `default_data_dir()`
             datestamp:bool=False, # Date/time prefixes on the folders
             overwrite:bool=False, # Replace runs already in the variants' folders (default: refuse, before any variant runs)
+            keep_snapshots:bool=False, # Keep every saved epoch's model (`test_policy --itr`)
            )->list:
         "Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the runs' output folders."
         self.print()
@@ -160,14 +161,15 @@ class ExperimentGrid:
             if not name: raise ValueError('the variant name is empty: give the grid a name (ExperimentGrid(name)) or vary a parameter')
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
         check_variants(todo, data_dir, datestamp, overwrite)
-        return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite, **var)
+        return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
+                                keep_snapshots=keep_snapshots, **var)
                 for name, fn, var in todo]
 
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
-def make_env_fn(env_name:str):
-    "`env_fn` building `gym.make(env_name)`: an `EnvFn` (picklable, recorded in `config.json` so the env can be rebuilt)."
+def make_env_fn(env_name:str, **env_kwargs):
+    "`env_fn` building `gym.make(env_name, **env_kwargs)`: an `EnvFn` (picklable, recorded in `config.json` so the env can be rebuilt)."
     from fastrl.experiments.core import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
-    return EnvFn(env_name)
+    return EnvFn(env_name, **env_kwargs)
 
 def check_env_installed(name:str)->str:
     "`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the mujoco extra)."
@@ -178,11 +180,16 @@ def check_env_installed(name:str)->str:
     return name
 
 def check_env_name(name:str)->str:
-    "`name` if gymnasium knows that environment id, else a `ValueError` naming the closest registered ids."
+    "`name` if gymnasium knows that environment id (`module:EnvId`: after importing `module`, as `gym.make` does), else a `ValueError` naming the closest registered ids."
     import difflib, gymnasium as gym
+    env_id = name
+    if ':' in name:   # gymnasium's own form: importing the module registers its envs
+        mod, _, env_id = name.partition(':')
+        try: importlib.import_module(mod)
+        except ImportError as e: raise ValueError(f"cannot import module {mod!r} of environment {name!r} ({e}); is it on PYTHONPATH?") from None
     ids = list(gym.envs.registry)
-    if name in ids: return name
-    close = difflib.get_close_matches(name, ids, n=5, cutoff=0.5) or sorted(ids)[:10]
+    if env_id in ids: return name
+    close = difflib.get_close_matches(env_id, ids, n=5, cutoff=0.5) or sorted(ids)[:10]
     raise ValueError(f"unknown environment {name!r}; close matches: {', '.join(close)}")
 
 def resolve_num_cpu(num_cpu)->int:
@@ -254,7 +261,7 @@ def run_spec(fn:str):
     "Worker side of `_launch_torchrun`: run the variant described in JSON file `fn`."
     with open(fn) as f: spec = json.load(f)
     kwargs = _decode(spec['kwargs'])
-    if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'))
+    if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
     return import_ref(spec['thunk'])(**kwargs, logger_kwargs=spec['logger_kwargs'])
 
 def call_experiment(
@@ -264,18 +271,20 @@ def call_experiment(
     data_dir:str=None, # Base folder; `None`: `default_data_dir()`
     datestamp:bool=False, # Date/time prefixes on the folders
     overwrite:bool=False, # Replace a run already in the output folder (default: refuse)
-    **kwargs): # The entry function's arguments; `env_name` becomes `env_fn=make_env_fn(env_name)`
+    keep_snapshots:bool=False, # Keep the saved model of every saved epoch (`test_policy --itr`)
+    **kwargs): # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     logger_kwargs = setup_logger_kwargs(exp_name, kwargs.get('seed', 0), data_dir, datestamp)
     if overwrite: logger_kwargs['overwrite'] = True
+    if keep_snapshots: logger_kwargs['keep_snapshots'] = True
     print(f"Running experiment {exp_name!r} (seed {kwargs.get('seed', 0)}, {num_cpu} process{'es' if num_cpu>1 else ''}) "
           f"in {logger_kwargs['output_dir']}", flush=True)
     if num_cpu > 1 and 'WORLD_SIZE' not in os.environ:
         _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
     else:
         kwargs = dict(kwargs)
-        if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'))
+        if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
         thunk(**kwargs, logger_kwargs=logger_kwargs)
     return logger_kwargs['output_dir']
 

@@ -64,8 +64,9 @@ def get_all_datasets(all_logdirs:list, legend:list=None, select:list=None, exclu
 
 # %% ../../nbs/25_experiments.plot.ipynb #69858838
 def smooth(y, window:int=1)->np.ndarray:
-    "Centred moving average of `y` over `window` points, the window cut at the ends (Spinning Up's `--smooth`)."
+    "Centred moving average of `y` over `window` points, the window cut at the ends (Spinning Up's `--smooth`); a window longer than `y` is cut to its length."
     y = np.asarray(y, dtype=float)
+    window = min(window, len(y))
     if window <= 1: return y
     k = np.ones(window)
     return np.convolve(y, k, 'same') / np.convolve(np.ones(len(y)), k, 'same')
@@ -116,7 +117,7 @@ def plot_data(ax, data:list, xaxis:str='TotalEnvInteracts', value:str='Performan
         wide = pd.concat([pd.Series(smooth(d[value], smooth_window), index=d[xaxis].to_numpy(), name=i) for i, d in enumerate(runs)],
                          axis=1).sort_index()
         s = summarize(wide, estimator, iqm_ci, n_boot, ci, seed)
-        line, = ax.plot(s.index, s.center, label=cond)
+        line, = ax.plot(s.index, s.center, label=cond, marker='o' if len(s) < 10 else None, markersize=4)   # short curves stay visible
         if len(runs) > 1: ax.fill_between(s.index, s.lo, s.hi, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel(xaxis); ax.set_ylabel(value + (' (IQM)' if iqm_ci else ''))
     if max(d[xaxis].max() for d in data) > 5e3: ax.ticklabel_format(style='sci', axis='x', scilimits=(0, 0))
@@ -147,6 +148,9 @@ def make_plots(
     for ax, value in zip(fig.subplots(1, len(values), squeeze=False)[0], values):
         plot_data(ax, data, xaxis, value, 'Condition2' if count else 'Condition1', smooth, estimator, iqm, n_boot, ci, seed)
     fig.tight_layout()
+    for cond in dict.fromkeys(d['Condition2' if count else 'Condition1'].iloc[0] for d in data):   # which curve is which folder
+        paths = [d.attrs.get('path', '?') for d in data if d['Condition2' if count else 'Condition1'].iloc[0] == cond]
+        print(f"{cond}: {len(paths)} run{'s' if len(paths) > 1 else ''} in {os.path.commonpath(paths) if len(paths) > 1 else paths[0]}")
     if savefig is None:
         first = resolve_logdirs(all_logdirs, select, exclude)[0]
         savefig = osp.join(first, 'plot_' + '-'.join(values) + ('_iqm' if iqm else '') + '.png')
