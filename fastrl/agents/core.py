@@ -6,6 +6,7 @@
 from __future__ import annotations
 from ..core import ConfigError
 import math
+from types import SimpleNamespace
 import numpy as np
 import torch
 from torch import nn, Tensor
@@ -22,8 +23,11 @@ __all__ = ['AgentBase', 'AgentHead', 'StepFieldSelector', 'SimpleModelRunner', '
 class AgentBase(Pipe):
     "Source of an agent chain: yields the step batch `AgentHead` put in."
     def __init__(self, model:nn.Module|None=None, logger_bases:list|None=None):
-        self.model,self.logger_bases = model,list(logger_bases or [])
+        # the loggers sit outside any collection: graph traversal must not follow them into the learner that runs them
+        self.model,self._loggers = model,SimpleNamespace(bases=list(logger_bases or []))
         self.item,self.single = None,False
+    @property
+    def logger_bases(self)->list: return self._loggers.bases
     def __iter__(self):
         while True: yield self.item
 
