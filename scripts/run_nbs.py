@@ -11,6 +11,7 @@ ends with the line `notebooks: N passed, M failed`. Exits 1 if any notebook fail
     python scripts/run_nbs.py                      # every notebook under nbs/
     python scripts/run_nbs.py --flags slow         # also run `#| slow` cells
     python scripts/run_nbs.py nbs/00_core.ipynb nbs/01_pipes.core.ipynb
+    python scripts/run_nbs.py --executed _docs/executed   # also keep the executed notebooks (the docs site's input)
 """
 from __future__ import annotations
 import argparse, multiprocessing as mp, multiprocessing.connection, os, shutil, sys, tempfile, time
@@ -40,10 +41,15 @@ def _child(fn: str, flags: str, log: str) -> None:
         if isinstance(skip_flags, str): skip_flags = skip_flags.split()
         force_flags = flags.split()
         wd = cfg.nbs_path if cfg.nbs_path and Path(cfg.nbs_path).exists() else os.getcwd()
+        save = os.environ.get('FASTRL_EXECUTED_DIR')   # --executed DIR: keep the executed notebook (outputs) for the docs
+        if save:
+            import nbdev.test
+            from fastcore.nbio import write_nb
+            nbdev.test.write_nb = lambda nb, f: write_nb(nb, Path(save)/Path(f).name)   # never the source notebook
         with working_directory(wd):
             setup = cfg.get('test_setup')
             if setup: import_obj(setup)(nb_test_cells(fn, skip_flags, force_flags))
-            ok, _ = test_nb(fn, skip_flags=skip_flags, force_flags=force_flags, basepath=cfg.config_path,
+            ok, _ = test_nb(fn, skip_flags=skip_flags, force_flags=force_flags, basepath=cfg.config_path, save=bool(save),
                             cell_timeout=cfg.cell_timeout or None, cell_timing_min=cfg.get('cell_timing_min'))
     except BaseException:
         import traceback; traceback.print_exc()
@@ -83,7 +89,9 @@ def main(argv=None) -> int:
     ap.add_argument('--n-workers', '--n_workers', type=int, default=int(os.environ.get('FASTRL_TEST_WORKERS', 2)),
                     help='notebooks run at once (default 2, or $FASTRL_TEST_WORKERS)')
     ap.add_argument('--timeout', type=float, default=None, help='seconds allowed per notebook (default: none)')
+    ap.add_argument('--executed', default=None, help='folder to write each passing notebook, with its outputs, to (for scripts/build_docs.py)')
     a = ap.parse_args(argv)
+    if a.executed: os.makedirs(a.executed, exist_ok=True); os.environ['FASTRL_EXECUTED_DIR'] = os.path.abspath(a.executed)
 
     files = _find(a.paths)
     if not files:
