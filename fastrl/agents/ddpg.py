@@ -21,11 +21,13 @@ from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, R
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
                                  SoftTargetUpdater, get_target_model, check_nsteps)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
-                                ActionClip, ActionUnbatcher, NumpyConverter)
+                                ActionClip, ActionUnbatcher, NumpyConverter, eval_mode, is_shape_error)
+from ..core import ConfigError
 
 # %% auto #0
 __all__ = ['init_xavier_uniform_weights', 'init_uniform_weights', 'init_kaiming_normal_weights', 'ddpg_conv2d_block', 'Critic',
-           'Actor', 'DDPGAgent', 'ddpg_target', 'CriticLossProcessor', 'ActorLossProcessor', 'DDPGLearner']
+           'Actor', 'DDPGAgent', 'ExplorationComparisonLogger', 'ddpg_target', 'CriticLossProcessor',
+           'ActorLossProcessor', 'DDPGLearner']
 
 # %% ../../nbs/10_agents.ddpg.ipynb #39cf0d32
 def init_xavier_uniform_weights(m:nn.Module, bias:float=0.01):
@@ -149,10 +151,59 @@ def DDPGAgent(
     return AgentHead(agent, action_spaces=(gym.spaces.Box,), algo='DDPG',
                      alternatives='Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO with a categorical policy.')
 
+# %% ../../nbs/10_agents.ddpg.ipynb #a8e953b6
+from types import SimpleNamespace
+from collections import deque
+from ..core import ConfigError
+from ..pipes.core import insert_dp
+from .core import ExplorationBase
+
+class _ModelActions(Pipe):
+    "Tap in front of an exploration pipe: remembers each action batch of the model in `hist.pending`."
+    def __init__(self, source_datapipe, hist): self.source_datapipe,self.hist = source_datapipe,hist
+    def __iter__(self):
+        for a in self.source_datapipe:
+            self.hist.pending = a.detach().float().cpu().clone(); yield a
+
+class ExplorationComparisonLogger(Pipe):
+    "Passes the explored actions of the exploration pipe upstream on; records them beside the model's own actions."
+    def __init__(self, source_datapipe, # Reads from an exploration pipe (`ExplorationBase`) upstream
+                 max_steps:int=10_000, # Action batches kept (the last ones)
+                ):
+        exs = find_dps(source_datapipe, ExplorationBase)
+        if len(exs) != 1:
+            raise ConfigError(f"ExplorationComparisonLogger needs exactly one exploration pipe (OrnsteinUhlenbeck, GaussianNoise, ...) "
+                              f"before it, found {len(exs)}.")
+        self.source_datapipe, ex = source_datapipe, exs[0]
+        self.hist = SimpleNamespace(pending=None, original=deque(maxlen=max_steps), explored=deque(maxlen=max_steps))
+        insert_dp(ex, ex.source_datapipe, lambda p: _ModelActions(p, self.hist))
+    def __iter__(self):
+        for a in self.source_datapipe:
+            self.hist.original.append(self.hist.pending); self.hist.explored.append(a.detach().float().cpu().clone())
+            yield a
+    @property
+    def original(self)->Tensor: return torch.stack(list(self.hist.original))   # [steps, lanes, action_sz]
+    @property
+    def explored(self)->Tensor: return torch.stack(list(self.hist.explored))
+    def show(self, lane:int=0, path=None):
+        "Plot the model's and the explored actions of `lane` against the step, one panel per action dimension; save to `path` when given."
+        import matplotlib
+        if path is not None: matplotlib.use('Agg', force=False)
+        import matplotlib.pyplot as plt
+        o, e = (x.reshape(len(x), -1, x.shape[-1] if x.ndim > 2 else 1)[:, lane] for x in (self.original, self.explored))
+        fig, axs = plt.subplots(o.shape[-1], 1, figsize=(6, 2.2*o.shape[-1]), squeeze=False, sharex=True)
+        for j, ax in enumerate(axs[:, 0]):
+            ax.plot(e[:, j], '.', ms=3, alpha=.6, label='explored'); ax.plot(o[:, j], label='model')
+            ax.set_ylabel(f'action[{j}]'); ax.grid(alpha=.3)
+        axs[0, 0].legend(); axs[-1, 0].set_xlabel('step')
+        if path is not None: fig.savefig(path, dpi=100, bbox_inches='tight')
+        return axs
+
+
 # %% ../../nbs/10_agents.ddpg.ipynb #ba3e91ce
 def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float)->Tensor:
-    "y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients."
-    with torch.no_grad():
+    "y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients, the target networks in evaluation mode (BatchNorm by its running statistics, left unchanged)."
+    with torch.no_grad(), eval_mode(t_actor), eval_mode(t_critic):
         q_next = t_critic(b.next_state, t_actor(b.next_state)).squeeze(-1)
         k = b.n_steps if b.n_steps is not None else 1
         return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
@@ -202,9 +253,10 @@ def _check_critic(critic:nn.Module, dls):
     s = torch.as_tensor(np.stack([st.observation_space.sample()]), dtype=torch.float32, device=dev)
     a = torch.as_tensor(np.stack([st.action_space.sample()]), dtype=torch.float32, device=dev)
     try:
-        with torch.no_grad(): critic(s, a)
+        with torch.no_grad(), eval_mode(critic): critic(s, a)   # no BatchNorm statistics of a random sample
     except Exception as e:
-        raise ValueError(f"The critic cannot take {st.env_names[0]}'s observations {tuple(s.shape[1:])} and actions "
+        if not is_shape_error(e): raise   # the critic's own error, not the env's shapes
+        raise ConfigError(f"The critic cannot take {st.env_names[0]}'s observations {tuple(s.shape[1:])} and actions "
                          f"{tuple(a.shape[1:])}: {str(e).splitlines()[0]}. Build it as Critic({s.shape[1]}, {a.shape[1]}).") from None
 
 def DDPGLearner(

@@ -112,7 +112,7 @@ class TRPOPolicyUpdate(VPGPolicyLoss):
             pi_old = detach_distribution(pi)
             loss = self.surrogate(r, pi)
             g = dp_avg(flat_grad(loss, params))   # CRITICAL: averaged over ranks, as every Hv below
-            loss_old, ent = loss.detach(), pi.entropy().mean().detach() if not isinstance(pi, Normal) else pi.entropy().sum(-1).mean().detach()
+            loss_old, ent = loss.detach(), pi.entropy().mean().detach()   # as VPG and PPO: a Gaussian's mean over samples and action dimensions
             kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs))
             Hx = lambda v: dp_avg(fisher_vector_product(kl_fn, params, v, self.damping_coeff))
             x = conjugate_gradient(Hx, g, self.cg_iters)

@@ -74,7 +74,7 @@ class LearnerHead(Pipe):
             for h,m in modes: h.train(m)
         return rets
 
-    def show(self): print(pipeline_str(self))
+    def show(self): print(pipeline_str(self, settings=True))   # each pipe with its key settings
 
 # %% ../../nbs/06_learner.core.ipynb #b09740d3
 class StepBatcher(Pipe):
@@ -153,10 +153,13 @@ class _AdamPlan:
             for i,s in enumerate(sts): s['step'] = flat[i]   # same values, now views of `flat`
             self.lists.append((ps, [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts], flat))
         self.sizes = [len(g['params']) for g in opt.param_groups]
+        self.held = [(p, opt.state[p], *t) for l in self.lists if l for p,*t in zip(*l[:4])]   # every object the kernel call relies on
     def fits(self, opt)->bool:
-        "Still the state and groups of `opt` (a loaded checkpoint or a new group replaces them)."
-        return (self.state is opt.state and self.groups is opt.param_groups and self.sizes == [len(g['params']) for g in opt.param_groups]
-                and all(l is None or opt.state[l[0][0]]['step'] is l[3][0] for l in self.lists))
+        "Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move (`optimizer_to` replaces the moments and counters) makes the plan again."
+        if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]: return False
+        if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,b in zip(g['params'], l[0])): return False
+        st = opt.state
+        return all(st.get(p) is d and d.get('exp_avg') is m and d.get('exp_avg_sq') is v and d.get('step') is s for p,d,m,v,s in self.held)
 
 _adam_plans = weakref.WeakKeyDictionary()   # optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
 
@@ -279,11 +282,15 @@ def evaluate_agent(agent, env, episodes:int=10, seed:int=10_000, num_envs:int=1)
     "Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration."
     stepper = GymStepper(ListSource([env]), agent, seed=seed, num_envs=num_envs)
     modes, tracker, rets = (set_agents_training(agent, False) if agent is not None else []), EpisodeTracker(), []
+    # CRITICAL: each lane plays a quota fixed before any episode ends; keeping the first `episodes` to finish favours short ones
+    left = [episodes // num_envs + (i < episodes % num_envs) for i in range(num_envs)]
     try:
-        for s in stepper:
-            rets += tracker.new_returns(s)
-            if len(rets) >= episodes: break
+        if episodes > 0:
+            for s in stepper:
+                for (_,lane),r in tracker.new_episodes(s):
+                    if left[lane]: rets.append(r); left[lane] -= 1
+                if not any(left): break
     finally:
         for h,m in modes: h.train(m)
         stepper.close()
-    return rets[:episodes]
+    return rets

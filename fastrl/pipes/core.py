@@ -5,6 +5,7 @@
 # %% ../../nbs/01_pipes.core.ipynb #59c8ecd1
 from __future__ import annotations
 from typing import Callable, Iterable
+import inspect
 import torch
 from torch import nn, Tensor
 from torch.utils.data import IterDataPipe
@@ -14,7 +15,7 @@ from ..core import SimpleStep
 # %% auto #0
 __all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'PassThrough',
            'replace_dp', 'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp',
-           'pipe_chain', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to']
+           'pipe_chain', 'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
 def all_dps(pipe:IterDataPipe)->list:
@@ -148,22 +149,39 @@ def _side_pipes(dp):
         for o in vs:
             if isinstance(o, IterDataPipe): yield k,o
 
-def pipeline_str(pipe:IterDataPipe, indent:int=0, _shown=None, _outer=frozenset())->str:
-    "The text `show_pipeline` prints."
+def _setting(v)->str|None:
+    "A pipe setting as `show` prints it: numbers, strings and flags as themselves, a model by its class, an optimiser with its lr."
+    if v is None or isinstance(v, (bool, int, float, str)): return repr(v) if not isinstance(v, str) or len(v) < 40 else None
+    if isinstance(v, nn.Module): return type(v).__name__
+    if isinstance(v, torch.optim.Optimizer):
+        lrs = sorted({g['lr'] for g in v.param_groups if isinstance(g.get('lr'), (int, float))})
+        return f"{type(v).__name__}(lr={', '.join(f'{x:g}' for x in lrs)})"
+    return None
+
+def pipe_settings(dp)->str:
+    "`name=value, ...` of the constructor arguments `dp` keeps (and its optimiser): what tells two pipes of one type apart."
+    try: names = [n for n in inspect.signature(type(dp).__init__).parameters if n not in ('self', 'source_datapipe')]
+    except (TypeError, ValueError): names = []
+    if 'opt' not in names and hasattr(dp, 'opt'): names.append('opt')
+    parts = [f'{n}={s}' for n in names if hasattr(dp, n) and (s := _setting(getattr(dp, n))) is not None]
+    return ', '.join(parts)
+
+def pipeline_str(pipe:IterDataPipe, indent:int=0, _shown=None, _outer=frozenset(), settings:bool=False)->str:
+    "The text `show_pipeline` prints; `settings`: each pipe with its key settings (`pipe_settings`)."
     shown = set() if _shown is None else _shown
     chain = pipe_chain(pipe)
     outer = _outer | {id(d) for d in chain}   # pipes of this chain and the chains around it: referenced, not expanded again
     lines, pad = [], ' '*indent
     for dp in chain:
         if id(dp) in shown: lines.append(pad + type(dp).__name__ + ' (shown above)'); continue
-        shown.add(id(dp)); lines.append(pad + type(dp).__name__)
+        shown.add(id(dp)); lines.append(pad + type(dp).__name__ + (f'({s})' if settings and (s := pipe_settings(dp)) else ''))
         for k,o in _side_pipes(dp):
             if id(o) in outer or id(o) in shown: lines.append(pad + f'  {k}: {type(o).__name__} (in an enclosing chain)'); continue
             lines.append(pad + f'  {k}:')
-            lines.append(pipeline_str(o, indent+4, shown, outer))
+            lines.append(pipeline_str(o, indent+4, shown, outer, settings))
     return '\n'.join(lines)
 
-def show_pipeline(pipe:IterDataPipe): print(pipeline_str(pipe))
+def show_pipeline(pipe:IterDataPipe, settings:bool=True): print(pipeline_str(pipe, settings=settings))
 
 # %% ../../nbs/01_pipes.core.ipynb #b30fd2f7
 def pipe_to_device(pipe:IterDataPipe, device, debug:bool=False)->IterDataPipe:
@@ -197,11 +215,13 @@ def pipe_to_device(pipe:IterDataPipe, device, debug:bool=False)->IterDataPipe:
     return pipe
 
 def optimizer_to(opt:torch.optim.Optimizer, device, param_map:dict|None=None):
-    "Point `opt` at moved parameters (`param_map`: id(old) -> new) and move its state to `device`."
+    "Point `opt` at moved parameters (`param_map`: id(old) -> new) and move every state tensor to `device`; a `step` counter stays on the CPU unless its group is fused or capturable (where torch keeps it)."
     param_map = param_map or {}
     for g in opt.param_groups: g['params'] = [param_map.get(id(p), p) for p in g['params']]
+    step_moves = {id(p): bool(g.get('fused') or g.get('capturable')) for g in opt.param_groups for p in g['params']}
     new_state = {}
     for p,st in opt.state.items():
-        new_state[param_map.get(id(p), p)] = {k:(v.to(device) if isinstance(v, Tensor) and k!='step' else v) for k,v in st.items()}
+        q = param_map.get(id(p), p)
+        new_state[q] = {k:(v.to(device) if isinstance(v, Tensor) and (k!='step' or step_moves.get(id(q))) else v) for k,v in st.items()}
     opt.state.clear(); opt.state.update(new_state)
     return opt
