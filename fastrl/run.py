@@ -26,7 +26,7 @@ def parse_value(s:str):
 
 # %% ../nbs/22_run.ipynb #8e07f45e
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu', dt='datestamp')
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots')   # configure the run; not entry-function arguments
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet')   # configure the run; not entry-function arguments
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -128,7 +128,7 @@ def build_grid(algo:str, args:list)->tuple:
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
-    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False), {}
+    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False, quiet=False), {}
     exp_name = default_exp_name(algo)
     model_kw = 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'   # what --hid and --act set
     for key, raws in vals.items():
@@ -139,7 +139,7 @@ def build_grid(algo:str, args:list)->tuple:
             key = new
         top = key.split(':')[0]
         if key in CONFIG_FLAGS:
-            if key in ('datestamp', 'overwrite', 'keep_snapshots'):
+            if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)): raise CLIError(f"{f} takes no value")
                 run_kwargs[key] = parse_value(raws[0]) if raws else True
                 continue
@@ -173,7 +173,7 @@ def build_grid(algo:str, args:list)->tuple:
         if top not in params and not var_kw:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
-                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, --act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --cpu")
+                           f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, --act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -219,6 +219,7 @@ def algo_help(algo:str, fn)->str:
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
               '  --datestamp, --dt          date and time in the folder names',
               '  --keep_snapshots           keep the model of every saved epoch (test_policy -i EPOCH)',
+              '  --quiet                    no progress bars or epoch table (progress.txt is written as always)',
               '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)"]
     return '\n'.join(lines)

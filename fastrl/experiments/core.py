@@ -4,7 +4,7 @@
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import fcntl, functools, inspect, json, math, os, random, shlex, shutil, socket, sys, time, warnings, importlib
+import atexit, fcntl, functools, inspect, json, math, os, random, shlex, shutil, socket, sys, time, warnings, importlib
 from collections import deque
 from pathlib import Path
 import numpy as np
@@ -19,18 +19,18 @@ from ..pipes.core import ListSource, all_dps, find_dps, find_dp, insert_dp
 from ..envs.gym import GymStepper, GymTransformBlock
 from ..data.block import DataBlock
 from ..memory.experience_replay import ReplayStorage
-from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker, iter_steps
+from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker, iter_steps, fmt_value
 from ..learner.core import set_agents_training
 
 # %% auto #0
 __all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'to_json', 'from_ref', 'dist_on',
            'get_rank', 'get_world_size', 'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats',
-           'run_test_episodes', 'spinup_columns', 'declared_titles', 'retitle', 'EpochAccumulator', 'SpinupTable',
-           'ProgressFile', 'TensorBoardSink', 'encode', 'decode', 'env_state', 'load_env_state', 'norm_stats',
-           'load_norm_stats', 'train_norm_stats', 'FrozenStats', 'with_norm_stats', 'graph_state', 'load_graph_state',
-           'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint', 'load_checkpoint', 'check_args',
-           'existing_run', 'resume_command', 'refuse_existing_run', 'check_output_dir', 'RunLock', 'FiniteGuard',
-           'CheckpointHook', 'Experiment', 'call_from_config', 'resume']
+           'run_test_episodes', 'spinup_columns', 'declared_titles', 'retitle', 'column_value', 'EpochAccumulator',
+           'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means', 'RankMean', 'encode', 'decode', 'env_state',
+           'load_env_state', 'norm_stats', 'load_norm_stats', 'train_norm_stats', 'FrozenStats', 'with_norm_stats',
+           'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint',
+           'load_checkpoint', 'check_args', 'check_kwargs', 'existing_run', 'resume_command', 'refuse_existing_run',
+           'check_output_dir', 'RunLock', 'FiniteGuard', 'CheckpointHook', 'Experiment', 'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -182,7 +182,7 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, (list, tuple, set, frozenset)): return [to_json(v, path+(str(i),), refs) for i,v in enumerate(o)]
     if isinstance(o, EnvFn):
         if isinstance(o.env, EnvSpec): r = dict(_spec_ref(o.env), kwargs=to_json(o.kwargs))
-        elif o.env_name is not None: r = {'env_fn': o.env_name, 'kwargs': to_json(o.kwargs)}
+        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(o.kwargs)}   # an id, also as 'module:EnvId'
         elif (i := _importable(o.env)): r = {'env_fn': i}
         else: r = _registered_env(o.env) if path == ('env_fn',) else None
         if r: refs[':'.join(path)] = _checked_env_ref(dict(r, max_ep_len=o.max_ep_len))
@@ -200,9 +200,9 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
     if isinstance(ref, dict):
-        if 'refuse' in ref: raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or pass env_fn=... in Python.")
+        if 'refuse' in ref: raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or give the env: --env ENV_ID (test_policy, resume) or env_fn=... in Python.")
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
-        else: env = ref['env_fn'] if ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
+        else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])   # 'module:EnvId' or 'module:function'
         return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
     mod, name = ref.split(':')
     obj = importlib.import_module(mod)
@@ -220,7 +220,11 @@ def setup_distributed()->int:
         backend = 'nccl' if torch.cuda.is_available() else 'gloo'
         if backend == 'nccl': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
         torch.distributed.init_process_group(backend)
+        atexit.register(_leave_group)   # a group left to the C++ teardown can abort the process at exit ("terminate called ...")
     return get_world_size()
+
+def _leave_group():
+    if dist_on(): torch.distributed.destroy_process_group()
 
 def refuse_data_parallel(algo:str, why:str="its replay buffer and updates are not data-parallel"):
     "Raise a one-line error when an algorithm that does not support several processes runs under `--cpu > 1` (call it before `Experiment`)."
@@ -340,14 +344,18 @@ def retitle(pipe, titles:dict):
         if isinstance(t, str) and t in titles: dp.title = titles[t]
     return pipe
 
+def column_value(r:Record)->float|None:
+    "The number record `r` adds to its column's epoch mean (a tensor's mean), or None: not a column."
+    if r.name in NOT_COLUMNS: return None
+    v = r.value
+    if isinstance(v, Tensor): v = v.detach().float().mean().item() if v.numel() else math.nan
+    return float(v) if isinstance(v, (bool, int, float, np.number)) else None
+
 class EpochAccumulator:
     "Collects records, `row()` gives the epoch means (names of `NOT_COLUMNS` ignored)."
     def __init__(self): self.vals = {}
     def add(self, r:Record):
-        if r.name in NOT_COLUMNS: return
-        v = r.value
-        if isinstance(v, Tensor): v = v.detach().float().mean().item() if v.numel() else math.nan
-        if isinstance(v, (bool, int, float, np.number)): self.vals.setdefault(r.name, []).append(float(v))
+        if (v := column_value(r)) is not None: self.vals.setdefault(r.name, []).append(v)
     def row(self)->dict:
         out = {k:(sum(vs)/len(vs)) for k,vs in self.vals.items()}
         self.vals = {}
@@ -375,11 +383,7 @@ class SpinupTable(ProgressBarLogger):
     def write_row(self, epoch):
         vals = self.acc.row()
         self.rows.append(vals)
-        if self.mb is not None:
-            if not self.header_done: self.mb.write(self.names, table=True); self.header_done = True
-            self.mb.write([_fmt(vals.get(k), 5) for k in self.names], table=True)
-            self.done_epochs += 1; self.mb.main_bar.update(self.done_epochs)
-            if self.done_epochs < self.n_epochs: self._new_pb()
+        self.table_row([fmt_value(vals.get(k)) for k in self.names])   # 5 significant digits, columns kept apart
 
 class ProgressFile(LoggerBase):
     "Writes one tab-separated row of epoch means per epoch to `path` (Spinning Up's `progress.txt`)."
@@ -429,6 +433,44 @@ class TensorBoardSink(LoggerBase):
         self.writer.flush()
     def end(self):
         if self.writer is not None: self.writer.flush()
+
+# %% ../../nbs/20_experiments.core.ipynb #89603fb4
+def pool_means(parts:list)->dict:
+    "Per column, the mean over the records of every part: `parts` are each rank's `{column: (sum, count)}`."
+    out = {}
+    for p in parts:
+        for k,(s,n) in p.items(): S,N = out.get(k, (0., 0)); out[k] = (S + s, N + n)
+    return {k:(S/N if N else math.nan) for k,(S,N) in out.items()}
+
+class RankMean(LoggerBase):
+    "Holds back an epoch's column records; before the `epoch` record yields each column's mean over all ranks (one collective per epoch)."
+    def __init__(self,
+                 local:tuple=(), # Columns not averaged over ranks (already global, or rank 0's own)
+                 source_datapipe=None):
+        super().__init__(source_datapipe)
+        self.local,self.sums = tuple(local),{}
+    def push(self, record:Record): pass   # pushed records reach each sink directly
+    def __iter__(self):
+        for o in self.source_datapipe:
+            if isinstance(o, Record):
+                if o.name == EpocherCollector.title: yield from self.means()
+                elif (v := column_value(o)) is not None:
+                    s,n = self.sums.get(o.name, (0., 0)); self.sums[o.name] = (s + v, n + 1)
+                    continue
+            yield o
+    def means(self)->list:
+        "The held-back columns as records (and a column only other ranks logged): `local` ones this rank's mean, the others pooled over ranks."
+        mine = {k:v for k,v in self.sums.items() if k not in self.local}
+        parts = [None]*get_world_size()
+        # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged (local columns never enter it)
+        if dist_on(): torch.distributed.all_gather_object(parts, mine)
+        else: parts = [mine]
+        pooled = pool_means(parts)
+        out = [Record(k, pooled[k] if k in pooled else s/n) for k,(s,n) in self.sums.items()]
+        out += [Record(k, v) for k,v in pooled.items() if k not in self.sums]
+        self.sums = {}
+        return out
+
 
 # %% ../../nbs/20_experiments.core.ipynb #60b4baf6
 from gymnasium.wrappers.utils import RunningMeanStd
@@ -711,14 +753,14 @@ def load_checkpoint(path, map_location='cpu'):
 # %% ../../nbs/20_experiments.core.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
     **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size', 'train_pi_iters',
-        'train_v_iters', 'num_envs', 'update_every', 'policy_delay', 'cg_iters', 'target_update_interval', 'train_freq', 'nsteps')},
+        'train_v_iters', 'num_envs', 'update_every', 'policy_delay', 'cg_iters', 'target_update_interval', 'train_freq', 'nsteps', 'mb_size')},
     **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts', 'num_test_episodes', 'backtrack_iters')},
     **{k:('num', 0, 1, 'a number in [0, 1]') for k in ('gamma', 'lam', 'polyak', 'exploration_fraction', 'final_eps')},
     **{k:('num', 0, None, 'a number > 0', True) for k in ('pi_lr', 'vf_lr', 'q_lr', 'lr', 'clip_ratio', 'delta', 'target_kl')},
     **{k:('num', 0, None, 'a number >= 0') for k in ('act_noise', 'target_noise', 'noise_clip', 'damping_coeff')},
     'tau': ('num', 0, 1, 'a number in (0, 1]', True), 'backtrack_coeff': ('num', 0, 1, 'a number in (0, 1)', True),
 }
-_MAY_BE_NONE = ('max_ep_len', 'target_kl')
+_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size')
 
 def _breaks(k:str, v)->str|None:
     "What argument `k` must be, if `v` breaks its rule."
@@ -738,6 +780,16 @@ def check_args(config:dict):
         if k not in _RULES and k not in ('max_ep_len', 'gradient_steps'): continue
         what = _breaks(k, v)
         if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
+
+def check_kwargs(f, kwargs:dict, arg:str):
+    "A `ConfigError` naming the keys of `kwargs` (the user's argument `arg`, e.g. `ac_kwargs`) that callable `f` does not take."
+    try: ps = inspect.signature(f).parameters
+    except (TypeError, ValueError): return   # a callable without a signature: let it speak for itself
+    if any(p.kind == p.VAR_KEYWORD for p in ps.values()): return
+    takes = [n for n,p in list(ps.items())[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]   # after the two spaces / sizes
+    bad = [k for k in kwargs if k not in takes]
+    if bad: raise ConfigError(f"{arg} has {', '.join(map(repr, bad))}, which {getattr(f, '__name__', f)} does not take; "
+                              f"it takes: {', '.join(takes) or 'nothing'}")
 
 
 # %% ../../nbs/20_experiments.core.ipynb #49c4fbe0
@@ -947,9 +999,11 @@ class Experiment:
 
     @property
     def loggers(self)->list:
-        "The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, table, progress file, TensorBoard, checkpoint hook."
+        "The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, mean over ranks (several processes), table, progress file, TensorBoard, checkpoint hook."
         if self._loggers is None:
-            ls = [FiniteGuard(), SpinupTable(show=self.show and self.is_main and not self.load_only)]
+            ls = [FiniteGuard()]
+            if self.world_size > 1: ls.append(RankMean(local=EpochStats.titles + _TEST_TITLES))   # every rank: losses etc. averaged over ranks
+            ls.append(SpinupTable(show=self.show and self.is_main and not self.load_only))
             if self.is_main and not self.load_only:
                 ls.append(ProgressFile(self.output_dir/self.output_fname, append=self.ckpt is not None))
                 if self.tensorboard: ls.append(TensorBoardSink(self.output_dir/'tb'))

@@ -152,6 +152,7 @@ class ExperimentGrid:
             datestamp:bool=False, # Date/time prefixes on the folders
             overwrite:bool=False, # Replace runs already in the variants' folders (default: refuse, before any variant runs)
             keep_snapshots:bool=False, # Keep every saved epoch's model (`test_policy --itr`)
+            quiet:bool=False, # No progress bars or epoch tables
            )->list:
         "Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the runs' output folders."
         self.print()
@@ -162,7 +163,7 @@ class ExperimentGrid:
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
         check_variants(todo, data_dir, datestamp, overwrite)
         return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
-                                keep_snapshots=keep_snapshots, **var)
+                                keep_snapshots=keep_snapshots, quiet=quiet, **var)
                 for name, fn, var in todo]
 
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
@@ -272,12 +273,14 @@ def call_experiment(
     datestamp:bool=False, # Date/time prefixes on the folders
     overwrite:bool=False, # Replace a run already in the output folder (default: refuse)
     keep_snapshots:bool=False, # Keep the saved model of every saved epoch (`test_policy --itr`)
+    quiet:bool=False, # No progress bars or epoch table (the progress file is written as always)
     **kwargs): # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     logger_kwargs = setup_logger_kwargs(exp_name, kwargs.get('seed', 0), data_dir, datestamp)
     if overwrite: logger_kwargs['overwrite'] = True
     if keep_snapshots: logger_kwargs['keep_snapshots'] = True
+    if quiet: logger_kwargs['show'] = False
     print(f"Running experiment {exp_name!r} (seed {kwargs.get('seed', 0)}, {num_cpu} process{'es' if num_cpu>1 else ''}) "
           f"in {logger_kwargs['output_dir']}", flush=True)
     if num_cpu > 1 and 'WORLD_SIZE' not in os.environ:

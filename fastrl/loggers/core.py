@@ -5,6 +5,7 @@
 # %% ../../nbs/05_loggers.core.ipynb #25459b91
 from __future__ import annotations
 from collections import deque
+import math, sys, textwrap
 import numpy as np
 import pandas as pd
 import torch
@@ -16,7 +17,7 @@ from ..pipes.core import find_dps
 
 # %% auto #0
 __all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker', 'EpisodeEndCollector', 'EpisodeCollector',
-           'RollingRewardCollector', 'LoggerBase', 'ProgressBarLogger']
+           'RollingRewardCollector', 'LoggerBase', 'can_redraw', 'fmt_value', 'ProgressBarLogger']
 
 # %% ../../nbs/05_loggers.core.ipynb #c7a626e6
 class BatchCollector(Pipe):
@@ -70,7 +71,9 @@ def _ended_rows(step:SimpleStep):
 class EpisodeTracker:
     "Remembers the last episode counted per env lane; `new_returns(step)` gives returns of episodes not seen yet."
     def __init__(self): self.last = {}
-    def new_returns(self, step:SimpleStep)->list:
+    def new_returns(self, step:SimpleStep)->list: return [r for _,r in self.new_episodes(step)]
+    def new_episodes(self, step:SimpleStep)->list:
+        "`(lane, return)` of each episode of `step` not seen yet; `lane` is `(proc_id, env_id)`."
         if step.terminated is None or step.total_reward is None: return []
         rows = _ended_rows(step)
         if not len(rows): return []
@@ -80,7 +83,7 @@ class EpisodeTracker:
         for i in rows.tolist():
             key = (int(step.proc_id[i]) if step.proc_id is not None else 0, int(env[i]))
             if self.last.get(key) != int(ep[i]):
-                self.last[key] = int(ep[i]); out.append(float(step.total_reward[i]))
+                self.last[key] = int(ep[i]); out.append((key, float(step.total_reward[i])))
         return out
 
 class EpisodeEndCollector(Pipe):
@@ -130,8 +133,24 @@ class LoggerBase(Pipe):
         finally: self.end()
 
 # %% ../../nbs/05_loggers.core.ipynb #95e4adef
+def can_redraw()->bool:
+    "Whether progress bars can redraw in place: a Jupyter notebook or a terminal (not a file or a pipe)."
+    try:
+        from IPython import get_ipython
+        if type(get_ipython()).__name__ == 'ZMQInteractiveShell': return True
+    except ImportError: pass
+    return sys.stdout.isatty()
+
+def fmt_value(v, digits:int=5)->str:
+    "A table cell: an integer as is, other numbers with `digits` significant digits (at most 11 characters)."
+    if v is None: return ''
+    v = float(v)
+    if math.isnan(v): return 'nan'
+    return str(int(v)) if v.is_integer() and abs(v) < 1e10 else f'{v:.{digits}g}'
+
 class ProgressBarLogger(LoggerBase):
-    "Progress bars and a table row per epoch of the records in a learner's stream."
+    "Progress bars and a table row per epoch of the records in a learner's stream; where bars cannot redraw (a file, a pipe) plain rows only."
+    width = 11   # every column at least this wide: a value never runs into the next one
     def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None, show:bool=True):
         super().__init__(source_datapipe)
         self.epoch_on_pipe,self.batch_on_pipe,self.show = epoch_on_pipe,batch_on_pipe,show
@@ -147,7 +166,9 @@ class ProgressBarLogger(LoggerBase):
             titles = {t for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(t := getattr(dp, 'title', None), str)}
             titles |= {t for dp in find_dps(self.source_datapipe, IterDataPipe) for t in getattr(dp, 'titles', ())}  # pipes yielding several records
             self.names = sorted(titles - set(core)) + core
-        self.mb = master_bar(range(self.n_epochs)) if self.show else None
+        live = self.show and can_redraw()
+        self.mb = master_bar(range(self.n_epochs)) if live else None
+        self.plain = self.show and not live   # redirected: one plain line per epoch, no bar states written into the file
         if self.mb is not None: self.mb.main_bar.update(0); self._new_pb()
         self.done_epochs = 0
 
@@ -166,16 +187,21 @@ class ProgressBarLogger(LoggerBase):
         vals.update({k:as_float(v) for k,v in self.last.items() if k!=self.batch_on_pipe.title})
         vals.update({self.epoch_on_pipe.title:epoch, self.batch_on_pipe.title:int(self.last.get(self.batch_on_pipe.title, 0))})
         self.rows.append(vals); self.sums = {}
-        if self.mb is not None and not self.header_done: self.mb.write(self.names, table=True); self.header_done = True
+        self.table_row([fmt_value(vals.get(k)) for k in self.names])
+
+    def table_row(self, cells:list):
+        "Write one row of the epoch table (after its header, the first time): to the bars' table, or as a plain line."
+        if not self.header_done:
+            self.widths = [max(len(n), self.width) for n in self.names]
+            self._write([n.ljust(w) for n,w in zip(self.names, self.widths)]); self.header_done = True
+        self._write(cells)
         if self.mb is not None:
-            self.mb.write([self._fmt(vals.get(k)) for k in self.names], table=True)
             self.done_epochs += 1; self.mb.main_bar.update(self.done_epochs)
             if self.done_epochs < self.n_epochs: self._new_pb()
 
-    @staticmethod
-    def _fmt(v):
-        if v is None: return ''
-        return str(int(v)) if float(v).is_integer() and abs(v) < 1e9 else f'{v:.6f}'
+    def _write(self, cells:list):
+        if self.mb is not None: self.mb.write(cells, table=True)   # fastprogress pads each cell to its (padded) header
+        elif self.plain: print('  '.join(c.ljust(w) for c,w in zip(cells, self.widths)).rstrip(), flush=True)
 
     def end(self):
         if self.mb is not None: self.mb.on_iter_end()
@@ -197,6 +223,6 @@ class ProgressBarLogger(LoggerBase):
         from matplotlib.ticker import MaxNLocator
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(self.epoch_on_pipe.title); ax.legend(); ax.grid(alpha=.3)
-        if title: ax.set_title(title)
+        if title: ax.set_title('\n'.join(textwrap.wrap(title, 60)), fontsize=11)   # wrapped: a long title is not cut off at the figure's edge
         if path is not None: ax.figure.savefig(path, dpi=100, bbox_inches='tight')
         return ax
