@@ -9,7 +9,8 @@ for `--steps` env steps on one env:
   double   -- fastrl + `DoubleDQN()`;
   dueling  -- fastrl with a `DuelingDQN` Q-network;
   dueling_double -- the dueling network trained with the double-DQN target, as Wang et al. (2016) train it;
-  c51      -- fastrl + `Categorical()` with a `CategoricalDQN` (51 atoms on [-100, 100], cross-entropy loss).
+  c51      -- fastrl + `Categorical()` with a `CategoricalDQN` (51 atoms, cross-entropy loss) on the default support of the
+              `dqn` entry, `c51_support(gamma, declared_reward_range(env))`: [-100, 100] on CartPole at gamma 0.99.
 For every (method, seed) it measures the wall time of the training loop only (env steps/s = steps / training seconds)
 and the mean return of the greedy policy over 10 episodes on a separately seeded eval env. Methods run interleaved
 per seed, all at `torch.set_num_threads(--threads)`. Prints markdown tables, writes bench/results/<--name>.json.
@@ -46,7 +47,7 @@ HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_sta
           target_update_interval=10, train_freq=256, gradient_steps=128, exploration_fraction=0.16,
           exploration_final_eps=0.04, net_arch=[256, 256])
 OPTIONAL = dict(lr_decay=None)   # settings every task's HP may leave out (the LunarLander script has its own HP)
-C51 = dict(n_atoms=51, v_min=-100., v_max=100.)
+C51 = dict(n_atoms=51, v_min=None, v_max=None)   # None: fastrl's default support, `c51_support` (as the `dqn` entry)
 QUICK = dict(steps=3_000, learning_starts=500)
 METHODS = ('sb3', 'hand', 'fastrl', 'double', 'dueling', 'dueling_double', 'c51')
 
@@ -128,7 +129,10 @@ def run_fastrl(seed, args, variant='dqn'):
         model = DuelingDQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
     elif variant == 'c51':
         from fastrl.agents.dqn.categorical import CategoricalDQN, Categorical
-        model = CategoricalDQN(n_obs, n_act, hidden_sizes=hp['net_arch'], **{k: hp[k] for k in C51})
+        from fastrl.agents.dqn.categorical import c51_support, declared_reward_range
+        env = gym.make(args.env); v = c51_support(hp['gamma'], declared_reward_range(env)); env.close()
+        sup = dict(v_min=v[0] if hp['v_min'] is None else hp['v_min'], v_max=v[1] if hp['v_max'] is None else hp['v_max'])
+        model = CategoricalDQN(n_obs, n_act, hidden_sizes=hp['net_arch'], n_atoms=hp['n_atoms'], **sup)
         augs += Categorical()
     else: model = DQN(n_obs, n_act, hidden_sizes=hp['net_arch'])
     if variant in ('double', 'dueling_double'):

@@ -16,13 +16,14 @@ from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
-__all__ = ['mlp', 'Actor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'MLPActorCritic', 'PolicySampler',
-           'ActorCriticAgent']
+__all__ = ['mlp', 'Actor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'FlattenObs', 'obs_input', 'MLPActorCritic',
+           'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Sequential:
-    "An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end."
-    layers = []
+    "An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end; an input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first."
+    layers = [FlattenObs(sizes[0])] if isinstance(sizes[0], gym.Space) else []
+    if layers: sizes = [layers[0].dim, *sizes[1:]]
     for j in range(len(sizes)-1):
         layers += [nn.Linear(sizes[j], sizes[j+1]), (activation if j < len(sizes)-2 else output_activation)()]
     return nn.Sequential(*layers)
@@ -42,7 +43,7 @@ def _pick(logp_all:Tensor, act:Tensor)->Tensor:
 
 class MLPCategoricalActor(Actor):
     "pi(a|s) = Categorical(logits = MLP(s)) for `Discrete(n)` actions."
-    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
+    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
     def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return _pick(pi.logits, act)   # logits are normalised
@@ -56,7 +57,7 @@ _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 class MLPGaussianActor(Actor):
     "pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` actions."
-    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
+    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__()
         self.log_std = nn.Parameter(torch.full((act_dim,), -0.5))
         self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
@@ -70,9 +71,34 @@ class MLPGaussianActor(Actor):
 
 class MLPCritic(nn.Module):
     "V(s) = MLP(s), shape `[B]`."
-    def __init__(self, obs_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
+    def __init__(self, obs_dim:int|gym.Space, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__(); self.v_net = mlp([obs_dim, *hidden_sizes, 1], activation)
     def forward(self, obs): return self.v_net(obs).squeeze(-1)   # CRITICAL: V is [B], not [B,1] (a [B,1]-[B] loss broadcasts to [B,B])
+
+# %% ../../nbs/14_agents.policies.ipynb #7c11487b
+class FlattenObs(nn.Module):
+    "Observations of a `Discrete`/`MultiDiscrete` space [*B, *space.shape] -> one-hot floats [*B, dim], the layout of gymnasium's `spaces.flatten`."
+    def __init__(self, space:gym.spaces.Discrete|gym.spaces.MultiDiscrete):
+        super().__init__()
+        if isinstance(space, gym.spaces.Discrete): n, start = [int(space.n)], [int(space.start)]
+        elif isinstance(space, gym.spaces.MultiDiscrete): n, start = space.nvec.reshape(-1).tolist(), space.start.reshape(-1).tolist()
+        else: raise TypeError(f"FlattenObs encodes Discrete or MultiDiscrete spaces, got {type(space).__name__}.")
+        self.space_shape,self.dim = tuple(space.shape),int(sum(n))
+        offset = torch.tensor([0, *n[:-1]]).cumsum(0)                                   # where each component's one-hot starts
+        self.register_buffer('shift', offset - torch.tensor(start), persistent=False)  # index = x - start + offset
+    def forward(self, x:Tensor)->Tensor:
+        b = x.shape[:x.dim() - len(self.space_shape)]                                  # leading batch dims
+        i = x.reshape(*b, -1).long() + self.shift
+        return torch.zeros(*b, self.dim, device=x.device).scatter_(-1, i, 1.)
+    def extra_repr(self): return f"space_shape={self.space_shape}, dim={self.dim}"
+
+def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your own network')->int|gym.Space:
+    "The input `mlp` takes for observations of `space`: the size of a flat `Box`, or the `Discrete`/`MultiDiscrete` space itself (one-hot encoded)."
+    if isinstance(space, gym.spaces.Box) and len(space.shape) == 1: return int(space.shape[0])
+    if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)): return space
+    raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got {type(space).__name__}{tuple(space.shape) if space.shape else ''}; "
+                      f"flatten them (gymnasium.wrappers.FlattenObservation) or {alternative}.")
+
 
 # %% ../../nbs/14_agents.policies.ipynb #132bec06
 def _space_name(s)->str:
@@ -81,17 +107,14 @@ def _space_name(s)->str:
 class MLPActorCritic(nn.Module):
     "Spinning Up's MLP actor-critic: `pi` (categorical or diagonal Gaussian) and `v`, built from the env's spaces."
     def __init__(self,
-                 observation_space:gym.Space, # The env's observation space (a `Box`)
+                 observation_space:gym.Space, # The env's observation space: a flat `Box`, or `Discrete`/`MultiDiscrete` (one-hot encoded, `FlattenObs`)
                  action_space:gym.Space, # `Discrete` (categorical policy) or `Box` (Gaussian policy)
                  hidden_sizes=(64,64), # Hidden layer sizes of pi and v
                  activation=nn.Tanh, # Activation class between layers
                  algo:str='VPG, TRPO and PPO', # Names the algorithms in error messages
                 ):
         super().__init__()
-        if not isinstance(observation_space, gym.spaces.Box) or len(observation_space.shape) != 1:
-            raise ConfigError(f"{algo}'s MLPActorCritic needs flat Box observations, got {_space_name(observation_space)}; "
-                             "flatten them (gymnasium.wrappers.FlattenObservation) or pass your own actor_critic.")
-        obs_dim = observation_space.shape[0]
+        obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic", 'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
         if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
             self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation)
         elif isinstance(action_space, gym.spaces.Discrete):

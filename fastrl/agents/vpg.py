@@ -203,10 +203,11 @@ class ClipBoxActions:
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int, algo:str)->tuple:
     "`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one learner batch per epoch."
-    from fastrl.experiments.core import as_env_fn, env_spaces
+    from fastrl.experiments.core import as_env_fn, env_spaces, check_kwargs
     from fastrl.agents.policies import ActorCriticAgent
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, _ = env_spaces(env_fn)
+    check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     agent = ActorCriticAgent(ac, algo=algo)
     local = steps_per_epoch // dp_world()[1]

@@ -251,9 +251,9 @@ def DQNLearner(
     return learner
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #737e063e
-def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discrete actions (or an env id)
+def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discrete actions and Box, Discrete or MultiDiscrete observations (or an env id)
         q_network=DQN, # Class `q_network(state_sz, action_sz, **q_kwargs)` of the Q-network
-        q_kwargs=dict(hidden_sizes=(256,256)), # Keyword arguments of `q_network` (hidden_sizes; n_atoms, v_min, v_max for C51)
+        q_kwargs=dict(hidden_sizes=(256,256)), # Keyword arguments of `q_network` (hidden_sizes; n_atoms, v_min, v_max for C51: default `c51_support(gamma, env's reward range)`)
         seed:int=0, # Seed of torch, numpy, random and the envs
         steps_per_epoch:int=5000, # Env interactions per epoch
         epochs:int=10, # Epochs to train
@@ -278,7 +278,7 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
         save_freq:int=1, # Save the model every this many epochs
        ):
     "DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; rl-zoo's CartPole-v1 defaults."
-    from fastrl.experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
+    from fastrl.experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, check_kwargs
     from fastrl.agents.core import _space_str
     from fastrl.agents.dqn.target import TargetNetwork
     refuse_data_parallel('dqn')   # before anything is written
@@ -291,7 +291,23 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
     if dueling and categorical: raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
     if q_network is DQN and dueling: from fastrl.agents.dqn.dueling import DuelingDQN as q_network
     if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
-    model = q_network(int(np.prod(obs_space.shape)), int(act_space.n), **q_kwargs)
+    if categorical and isinstance(q_network, type) and hasattr(q_network, 'dist') and not {'v_min', 'v_max'} <= set(q_kwargs):
+        from fastrl.agents.dqn.categorical import c51_support, declared_reward_range
+        if gamma >= 1: raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: q_kwargs=dict(v_min=..., v_max=...).")
+        env = env_fn(); v_min, v_max = c51_support(gamma, declared_reward_range(env)); env.close()   # every discounted return of the env's rewards
+        q_kwargs = dict(v_min=v_min, v_max=v_max) | dict(q_kwargs)
+    onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))   # one-hot inside the Q-network, as FlattenObservation lays it out
+    if not (onehot or isinstance(obs_space, gym.spaces.Box)):
+        raise ConfigError(f"dqn needs Box, Discrete or MultiDiscrete observations, but the env has {_space_str(obs_space)}; "
+                          "wrap it in gymnasium.wrappers.FlattenObservation.")
+    check_kwargs(q_network, q_kwargs, 'q_kwargs')
+    model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
+    if onehot:   # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
+        from fastrl.agents.policies import FlattenObs
+        if not isinstance(getattr(model, 'layers', None), nn.Sequential):
+            raise ConfigError(f"dqn one-hot encodes the env's {_space_str(obs_space)} observations in the Q-network's `layers`, which "
+                              f"{type(model).__name__} lacks: wrap the env in gymnasium.wrappers.FlattenObservation instead.")
+        model.layers.insert(0, FlattenObs(obs_space))
     agent = DQNAgent(model, exp.loggers, min_epsilon=final_eps, max_epsilon=1.,
                      max_steps=int(exploration_fraction * steps_per_epoch * epochs))
     # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of `steps_per_epoch` batches is that many env steps

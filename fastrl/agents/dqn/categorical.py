@@ -5,6 +5,7 @@
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #2808164e
 from __future__ import annotations
 from ...core import ConfigError
+import math
 import torch
 from torch import nn, Tensor
 from ...core import SimpleStep
@@ -12,7 +13,8 @@ from ...pipes.core import ReplaceDp
 from .basic import DQN, TargetCalc, QLossProcessor
 
 # %% auto #0
-__all__ = ['CategoricalDQN', 'categorical_projection', 'CategoricalTargetCalc', 'CategoricalLossProcessor', 'Categorical']
+__all__ = ['CategoricalDQN', 'declared_reward_range', 'c51_support', 'categorical_projection', 'CategoricalTargetCalc',
+           'CategoricalLossProcessor', 'Categorical']
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #7b19abb6
 class CategoricalDQN(DQN):
@@ -23,8 +25,8 @@ class CategoricalDQN(DQN):
                  hidden_sizes:tuple=(256,256), # Units of the hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
                  n_atoms:int=51, # N, atoms of the support
-                 v_min:float=-10., # V_MIN, smallest return of the support
-                 v_max:float=10., # V_MAX, largest return of the support
+                 v_min:float=-100., # V_MIN, smallest return of the support (`c51_support()`: rewards in [-1, 1] at gamma 0.99)
+                 v_max:float=100., # V_MAX, largest return of the support
                 ):
         if n_atoms < 2 or not v_min < v_max: raise ConfigError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
         self.n_atoms = n_atoms
@@ -35,6 +37,22 @@ class CategoricalDQN(DQN):
     def logits(self, s:Tensor)->Tensor: return self.head(self.layers(s)).view(-1, self.action_sz, self.n_atoms)
     def dist(self, s:Tensor)->Tensor: return self.logits(s).softmax(-1)
     def forward(self, s:Tensor)->Tensor: return (self.dist(s) * self.support).sum(-1)
+
+# %% ../../../nbs/13e_agents.dqn.categorical.ipynb #46b55598
+def declared_reward_range(env)->tuple|None:
+    "`(r_lo, r_hi)`: the finite `reward_range` `env` declares, else None (gymnasium 1.x envs mostly declare none)."
+    try: lo, hi = (float(r) for r in env.get_wrapper_attr('reward_range'))
+    except Exception: return None
+    return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) and lo < hi else None
+
+def c51_support(gamma:float=0.99, # Discount factor gamma (< 1)
+                reward_range:tuple|None=None, # (r_lo, r_hi) bounding one step's reward; None: (-1, 1)
+               )->tuple:
+    "`(v_min, v_max)` = `(min(r_lo,0), max(r_hi,0)) / (1-gamma)`: the range of every discounted return of rewards in `reward_range`."
+    if not 0 <= gamma < 1: raise ConfigError(f"C51's default support needs gamma in [0, 1), got {gamma}: set v_min and v_max yourself.")
+    lo, hi = reward_range or (-1., 1.)
+    return min(lo, 0.) / (1 - gamma), max(hi, 0.) / (1 - gamma)
+
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #1fe79be8
 def categorical_projection(b:SimpleStep, p_next:Tensor, support:Tensor, gamma:float)->Tensor:
