@@ -16,7 +16,7 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import Record, SimpleStep, set_seed, as_float, ConfigError, RunAborted
 from ..pipes.core import ListSource, all_dps, find_dps, find_dp, insert_dp
-from ..envs.gym import GymStepper, GymTransformBlock
+from ..envs.gym import GymStepper, GymTransformBlock, env_step_counter
 from ..data.block import DataBlock
 from ..memory.experience_replay import ReplayStorage
 from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker, iter_steps, fmt_value
@@ -267,7 +267,6 @@ class EpochStats(Pipe):
         self.total, self.ep_rets, self.ep_lens, self.tracker = 0, [], [], EpisodeTracker()
 
     def __iter__(self):
-        from fastrl.envs.gym import env_step_counter
         counter = env_step_counter(self.source_datapipe)   # the learner's LearnerBase: its training env's GymSteppers
         for o in self.source_datapipe:
             for s in iter_steps(o):
@@ -1061,7 +1060,7 @@ class Experiment:
         self.save_freq,self.num_test_episodes,self.test_env_fn,self.max_ep_len = max(int(save_freq), 1),num_test_episodes,test_env_fn,max_ep_len
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
             raise ValueError("exp.fit needs a learner built with logger_bases=exp.loggers.")
-        extra = ('AverageTestEpRet', 'StdTestEpRet', 'MaxTestEpRet', 'MinTestEpRet', 'TestEpLen') if agent is not None and num_test_episodes > 0 else ()
+        extra = _TEST_TITLES if agent is not None and num_test_episodes > 0 else ()
         if not find_dps(learner, EpochStats):
             ep = find_dp(learner, EpocherCollector)
             insert_dp(learner, ep, lambda p: EpochStats(p, self._test_records, extra, clock=self.elapsed))
