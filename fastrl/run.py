@@ -10,8 +10,8 @@ from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activat
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
-           'available_algos', 'get_algo', 'data_parallel', 'default_exp_name', 'build_grid', 'algo_help',
-           'test_policy_cmd', 'resume_cmd', 'main']
+           'available_algos', 'get_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
+           'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'main']
 
 # %% ../nbs/22_run.ipynb #c06662bb
 class CLIError(Exception):
@@ -117,6 +117,15 @@ def _check_value(flag:str, key:str, raw:str, v, default):
     elif callable(default): raise CLIError(f"{flag} takes a Python object ({getattr(default, '__name__', default)}) and cannot be set from the command line")
     return v
 
+def model_kwargs_arg(params)->str:
+    "The dict argument that `--hid` and `--act` set: `ac_kwargs`, or `q_kwargs` for an entry function with only that (dqn)."
+    return 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'
+
+def checked_env(flag:str, name:str)->str:
+    "`name` if gymnasium knows it and can make it here, else a `CLIError` for `flag` saying why."
+    try: return check_env_installed(check_env_name(name))
+    except ValueError as e: raise CLIError(f"{flag}: {e}") from None
+
 def default_exp_name(algo:str)->str:
     "Spinning Up's default experiment name `cmd_ALGO` (folder-safe for a `module:function` algorithm)."
     return 'cmd_' + algo.rpartition(':')[2]
@@ -130,7 +139,7 @@ def build_grid(algo:str, args:list)->tuple:
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False, quiet=False), {}
     exp_name = default_exp_name(algo)
-    model_kw = 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'   # what --hid and --act set
+    model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
         f = flag[key]
         if f in ('--hid', '--act') and model_kw == 'q_kwargs':   # dqn: the Q-network's hidden_sizes and activation_fn
@@ -155,9 +164,7 @@ def build_grid(algo:str, args:list)->tuple:
         if key == 'env_name':
             if 'env_fn' not in params: raise CLIError(f"{f}: {algo} takes no env_fn")
             if not raws: raise CLIError(f"{f} needs an environment id")
-            for r in raws:
-                try: check_env_name(r); check_env_installed(r)
-                except ValueError as e: raise CLIError(f"{f}: {e}") from None
+            for r in raws: checked_env(f, r)
             grid_keys[key] = list(raws)
             continue
         if top == 'env_kwargs':   # keyword arguments of gym.make for --env
@@ -198,8 +205,7 @@ def algo_help(algo:str, fn)->str:
         from fastcore.docments import docments
         docs = docments(fn, full=True)
     except Exception: docs = {}
-    params = inspect.signature(fn).parameters
-    model_kw = 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'   # what --hid and --act set
+    model_kw = model_kwargs_arg(inspect.signature(fn).parameters)
     lines = [f'usage: python -m fastrl.run {algo} [--FLAG[SHORTHAND] VALUE [VALUE ...]] ...', '',
              (inspect.getdoc(fn) or '').split('\n\n')[0], '',
              'Several values make a grid (run in series); --key:sub VALUE sets one entry of a dict argument;',
@@ -236,10 +242,7 @@ def _delegate(mod:str, name:str):
 
 def _env_override(env:str|None)->dict:
     "`dict(env_fn=...)` for `--env ENV_ID` of test_policy and resume (checked like the algorithms' --env), else `{}`."
-    if env is None: return {}
-    try: check_env_name(env); check_env_installed(env)
-    except ValueError as e: raise CLIError(f"--env: {e}") from None
-    return dict(env_fn=make_env_fn(env))
+    return {} if env is None else dict(env_fn=make_env_fn(checked_env('--env', env)))
 
 def test_policy_cmd(args:list):
     "`python -m fastrl.run test_policy DIR [-l L] [-n N] [-nr] [-i I] [-d]` (Spinning Up's flags)."

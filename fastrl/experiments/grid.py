@@ -258,11 +258,16 @@ def _launch_torchrun(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int):
         with open(fn, 'w') as f: json.dump(spec, f)
         torchrun(num_cpu, 'fastrl.experiments.grid', fn, what=logger_kwargs['exp_name'])
 
+def _with_env_fn(kwargs:dict)->dict:
+    "A copy of `kwargs` with `env_name` (and `env_kwargs`) made into `env_fn=make_env_fn(env_name, **env_kwargs)`."
+    kwargs = dict(kwargs)
+    if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
+    return kwargs
+
 def run_spec(fn:str):
     "Worker side of `_launch_torchrun`: run the variant described in JSON file `fn`."
     with open(fn) as f: spec = json.load(f)
-    kwargs = _decode(spec['kwargs'])
-    if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
+    kwargs = _with_env_fn(_decode(spec['kwargs']))
     return import_ref(spec['thunk'])(**kwargs, logger_kwargs=spec['logger_kwargs'])
 
 def call_experiment(
@@ -286,8 +291,7 @@ def call_experiment(
     if num_cpu > 1 and 'WORLD_SIZE' not in os.environ:
         _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
     else:
-        kwargs = dict(kwargs)
-        if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
+        kwargs = _with_env_fn(kwargs)
         thunk(**kwargs, logger_kwargs=logger_kwargs)
     return logger_kwargs['output_dir']
 
