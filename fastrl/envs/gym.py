@@ -14,7 +14,7 @@ from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
 from ..core import SimpleStep, is_step, RunAborted
-from ..pipes.core import ListSource
+from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
 __all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepLister',
@@ -279,15 +279,22 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
 
 # %% ../../nbs/02_envs.gym.ipynb #8953459a
 class StepLister(Pipe):
-    "Groups `bs` consecutive step batches into a list; other items pass through."
-    def __init__(self, source_datapipe, bs:int=1): self.source_datapipe,self.bs = source_datapipe,bs
+    "Groups `bs` consecutive step batches into a list; other items pass through. Each callable in `watchers` hears the rows of every step batch as it joins the list (a progress bar's hook: a list of a whole epoch is one item)."
+    def __init__(self, source_datapipe, bs:int=1): self.source_datapipe,self.bs,self.watchers = source_datapipe,bs,[]
+    @property
+    def rows_per_item(self)->int|None:
+        "Rows of a full list: `bs` step batches of the upstream `GymStepper`s' lanes (`None` without one)."
+        st = find_dps(self.source_datapipe, GymStepper)
+        return self.bs * sum(s.num_envs for s in st) if st else None
     def __iter__(self):
         buf = []
         for o in self.source_datapipe:
             if not is_step(o): yield o; continue
             buf.append(o)
+            for w in self.watchers: w(o.bs)
             if len(buf)==self.bs: yield buf; buf = []
         if buf: yield buf
+
 
 # %% ../../nbs/02_envs.gym.ipynb #473306df
 class GymTransformBlock:

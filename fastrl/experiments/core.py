@@ -375,8 +375,7 @@ class SpinupTable(ProgressBarLogger):
         if self.names is None: self.names = spinup_columns(declared_titles(self.source_datapipe))
         super().begin()
     def log(self, r:Record):
-        if r.name == self.batch_on_pipe.title:
-            if self.mb is not None and (r.value <= 5 or r.value % 10 == 0 or r.value==self.batches): self.pb.update(r.value)
+        if r.name == self.batch_on_pipe.title: self.batch_progress(r)
         elif r.name == self.epoch_on_pipe.title: self.write_row(r.value)
         else: self.acc.add(r)
     def write_row(self, epoch):

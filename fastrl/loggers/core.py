@@ -154,7 +154,7 @@ class ProgressBarLogger(LoggerBase):
     def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None, show:bool=True):
         super().__init__(source_datapipe)
         self.epoch_on_pipe,self.batch_on_pipe,self.show = epoch_on_pipe,batch_on_pipe,show
-        self.rows,self.last,self.sums,self.names,self.header_done = [],{},{},None,False
+        self.rows,self.last,self.sums,self.names,self.header_done,self.lister = [],{},{},None,False,None
 
     def begin(self):
         ep = find_dps(self.source_datapipe, self.epoch_on_pipe)
@@ -169,15 +169,34 @@ class ProgressBarLogger(LoggerBase):
         live = self.show and can_redraw()
         self.mb = master_bar(range(self.n_epochs)) if live else None
         self.plain = self.show and not live   # redirected: one plain line per epoch, no bar states written into the file
+        self.lister = self._row_lister() if self.mb is not None else None
+        if self.lister is not None: self.lister.watchers.append(self._rows_in)
         if self.mb is not None: self.mb.main_bar.update(0); self._new_pb()
         self.done_epochs = 0
 
+    def _row_lister(self):
+        "The pipe that packs a whole epoch of env steps into one item (an on-policy rollout), if the bar should count its rows instead."
+        if self.batches != 1: return None
+        srcs = [dp.dls[0] for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(getattr(dp, 'dls', None), list)]
+        for dp in find_dps(srcs[0] if srcs else self.source_datapipe, IterDataPipe):
+            if hasattr(dp, 'watchers') and (getattr(dp, 'rows_per_item', None) or 0) > 1: return dp
+        return None
+
     def _new_pb(self):
-        self.pb = progress_bar(range(self.batches), parent=self.mb); self.pb.update(0)
+        self.total = self.lister.rows_per_item if self.lister is not None else self.batches
+        self.pb = progress_bar(range(self.total), parent=self.mb); self.pb.update(0); self.rows_seen = 0
+
+    def _rows_in(self, n:int):
+        "Bar progress in env rows while one item of a whole epoch is being collected."
+        self.rows_seen = min(self.rows_seen + n, self.total); self.pb.update(self.rows_seen)
+
+    def batch_progress(self, r:Record):
+        "Move the epoch's bar to batch `r.value` (a few redraws per epoch: first batches, every 10th, the last)."
+        if self.mb is None or self.lister is not None: return
+        if r.value <= 5 or r.value % 10 == 0 or r.value==self.batches: self.pb.update(r.value)
 
     def log(self, r:Record):
-        if r.name==self.batch_on_pipe.title:
-            if self.mb is not None and (r.value <= 5 or r.value % 10 == 0 or r.value==self.batches): self.pb.update(r.value)
+        if r.name==self.batch_on_pipe.title: self.batch_progress(r)
         if r.name==self.epoch_on_pipe.title: return self.write_row(r.value)
         if 'loss' in r.name.lower(): self.sums.setdefault(r.name, []).append(r.value)
         else: self.last[r.name] = r.value
@@ -204,6 +223,7 @@ class ProgressBarLogger(LoggerBase):
         elif self.plain: print('  '.join(c.ljust(w) for c,w in zip(cells, self.widths)).rstrip(), flush=True)
 
     def end(self):
+        if self.lister is not None and self._rows_in in self.lister.watchers: self.lister.watchers.remove(self._rows_in)
         if self.mb is not None: self.mb.on_iter_end()
 
     @property
