@@ -309,7 +309,8 @@ def main(argv:list=None):
         core = sys.modules.get('fastrl.core')   # imported only when something ran: the CLI itself does not import torch
         user = core is not None and isinstance(e, core.FastrlError)
         if not (user or isinstance(e, (CLIError, LaunchError))): raise   # a bug: its traceback is wanted
-        print(f'fastrl.run: error: {e}', file=sys.stderr)
+        stopped = user and e.exit_code == 130   # Ctrl-C / SIGTERM: the run stopped as asked, not an error
+        print(f"fastrl.run: {'' if stopped else 'error: '}{e}", file=sys.stderr)
         sys.exit(2 if isinstance(e, CLIError) else e.exit_code if user else 1)
     except KeyboardInterrupt:
         print('fastrl.run: interrupted', file=sys.stderr)

@@ -23,14 +23,16 @@ from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, Batc
 from ..learner.core import set_agents_training
 
 # %% auto #0
-__all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'to_json', 'from_ref', 'dist_on',
-           'get_rank', 'get_world_size', 'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats',
-           'run_test_episodes', 'spinup_columns', 'declared_titles', 'retitle', 'column_value', 'EpochAccumulator',
-           'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means', 'RankMean', 'encode', 'decode', 'env_state',
-           'load_env_state', 'norm_stats', 'load_norm_stats', 'train_norm_stats', 'FrozenStats', 'with_norm_stats',
-           'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint',
-           'load_checkpoint', 'check_args', 'check_kwargs', 'existing_run', 'resume_command', 'refuse_existing_run',
-           'check_output_dir', 'RunLock', 'FiniteGuard', 'CheckpointHook', 'Experiment', 'call_from_config', 'resume']
+__all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state',
+           'space_from_state', 'SpacesEnv', 'to_json', 'from_ref', 'dist_on', 'get_rank', 'get_world_size',
+           'setup_distributed', 'refuse_data_parallel', 'stat_records', 'EpochStats', 'run_test_episodes',
+           'spinup_columns', 'declared_titles', 'retitle', 'column_value', 'EpochAccumulator', 'SpinupTable',
+           'ProgressFile', 'TensorBoardSink', 'pool_means', 'RankMean', 'encode', 'decode', 'env_state',
+           'load_env_state', 'norm_stats', 'load_norm_stats', 'train_norm_stats', 'train_spaces', 'FrozenStats',
+           'with_norm_stats', 'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path',
+           'save_checkpoint', 'load_checkpoint', 'check_args', 'check_kwargs', 'existing_run', 'resume_command',
+           'refuse_existing_run', 'check_output_dir', 'RunLock', 'FiniteGuard', 'CheckpointHook', 'Experiment',
+           'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -108,6 +110,33 @@ def env_dataloaders(env_fn, # Zero-argument env factory, env id or `EnvFn`
     "The training dataloaders (one env pipe) for `env_fn`, as `DataBlock(GymTransformBlock(...)).dataloaders` builds them."
     env_fn = as_env_fn(env_fn, max_ep_len)
     return L(DataBlock(GymTransformBlock(agent=agent, seed=seed, num_envs=num_envs, **kwargs)).dataloaders([env_fn]))
+
+# %% ../../nbs/20_experiments.core.ipynb #ae61e0bb
+def space_state(space)->dict|None:
+    "A weights-only-checkpoint form of a `Box`, `Discrete`, `MultiDiscrete` or `MultiBinary` space (None for other spaces)."
+    S = gym.spaces
+    if isinstance(space, S.Box): return dict(kind='Box', low=torch.as_tensor(space.low), high=torch.as_tensor(space.high), dtype=str(space.dtype))
+    if isinstance(space, S.Discrete): return dict(kind='Discrete', n=int(space.n), start=int(space.start))
+    if isinstance(space, S.MultiDiscrete): return dict(kind='MultiDiscrete', nvec=torch.as_tensor(space.nvec), start=torch.as_tensor(space.start))
+    if isinstance(space, S.MultiBinary): return dict(kind='MultiBinary', n=int(space.n) if np.isscalar(space.n) else [int(k) for k in space.n])
+    return None
+
+def space_from_state(d:dict):
+    "The space `space_state` recorded."
+    S, k = gym.spaces, d['kind']
+    if k == 'Box': return S.Box(d['low'].numpy(), d['high'].numpy(), dtype=np.dtype(d['dtype']))
+    if k == 'Discrete': return S.Discrete(d['n'], start=d['start'])
+    if k == 'MultiDiscrete': return S.MultiDiscrete(d['nvec'].numpy(), start=d['start'].numpy())
+    return S.MultiBinary(d['n'])
+
+class SpacesEnv(gym.Env):
+    "An env that only has the spaces of a saved run: enough to build its networks, refused if stepped."
+    def __init__(self, observation_space, action_space, source:str='a saved run', render_mode=None):
+        self.observation_space, self.action_space, self.source = observation_space, action_space, source
+    def reset(self, *, seed=None, options=None):
+        raise RuntimeError(f"This env only carries the spaces of {self.source}: pass env_fn=... (--env ENV_ID) to play episodes.")
+    step = reset
+
 
 # %% ../../nbs/20_experiments.core.ipynb #e427f830
 def _importable(o)->str|None:
@@ -622,6 +651,12 @@ def train_norm_stats(pipe)->list|None:
     venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
     return norm_stats(venv.envs[0]) if hasattr(venv, 'envs') else None
 
+def train_spaces(pipe)->dict|None:
+    "`space_state`s of one lane's observation and action spaces of the env pipe in `pipe`'s graph (None: no `GymStepper`)."
+    venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
+    if venv is None: return None
+    return dict(observation=space_state(venv.single_observation_space), action=space_state(venv.single_action_space))
+
 class FrozenStats:
     "Env factory: the env of `env_fn` with the normalising statistics `stats` (`norm_stats`) loaded, frozen; picklable."
     def __init__(self, env_fn, stats:list):
@@ -898,7 +933,11 @@ class Experiment:
                  keep_snapshots:bool=False, # Also keep `pyt_save/model{epoch}.pt` of every saved epoch (for `test_policy --itr`)
                  entry:str|None=None, # 'module:function' of the entry function (default: the caller)
                  overwrite:bool=False, # Replace a run already in `output_dir` (default: refuse, and point to `resume`)
+                 **unknown, # Any other `logger_kwargs` key: refused in one line that lists the keys a run takes
                 ):
+        if unknown:
+            takes = [n for n in inspect.signature(Experiment).parameters if n not in ('config', 'unknown')]
+            raise ConfigError(f"logger_kwargs has {', '.join(map(repr, unknown))}, which a run does not take; it takes: {', '.join(takes)}")
         self.config = dict(config)
         check_args(self.config)   # the user's own argument names, before anything is built or written
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
@@ -1037,7 +1076,8 @@ class Experiment:
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, 'env_stats': train_norm_stats(self.learner)}
+        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, 'env_stats': train_norm_stats(self.learner),
+              'spaces': train_spaces(self.learner)}   # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
@@ -1129,7 +1169,9 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})
     bad = [k for k,v in kwargs.items() if k in ('env_fn', 'actor_critic') and isinstance(v, str)]
-    if bad: raise ValueError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=... explicitly.")
+    if bad:
+        cli = ' (--env ENV_ID on the command line)' if bad[0] == 'env_fn' else ''
+        raise ConfigError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=...{cli}.")
     lk = dict(kwargs.get('logger_kwargs') or {}, output_dir=str(output_dir), **logger_kwargs)
     if 'exp_name' in cfg: lk.setdefault('exp_name', cfg['exp_name'])
     kwargs['logger_kwargs'] = lk

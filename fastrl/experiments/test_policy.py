@@ -4,27 +4,50 @@
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #a0a5f2ac
 from __future__ import annotations
-import os, shutil
+import json, os, shutil
 from pathlib import Path
 import numpy as np
 import torch
 from ..core import SimpleStep
 from ..pipes.core import pipe_chain
 from ..agents.core import UniformWarmup
-from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats
+from ..core import ConfigError
+from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats, space_from_state, SpacesEnv
+from ..loggers.vscode_visualizers import mp4_encoder, save_video
+
 
 # %% auto #0
-__all__ = ['load_policy_and_env', 'load_policy', 'mp4_encoder', 'save_video', 'has_screen', 'run_policy', 'test_policy_main']
+__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'load_policy_and_env', 'load_policy', 'has_screen', 'run_policy',
+           'test_policy_main']
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
-def load_policy_and_env(fpath, # Output folder of a run (holds config.json and pyt_save/)
-                        itr='last', # 'last' (or -1) for the latest saved model, or the epoch of a `pyt_save/model{itr}.pt` snapshot
-                        deterministic:bool=False, # Act without exploration / with the mean action
-                        render_mode:str|None=None, # Render mode of the returned env (`'rgb_array'` for videos)
-                        **overrides, # Arguments config.json could not record, e.g. env_fn=...
-                       ):
-    "(env, get_action) for the policy saved in `fpath`: `get_action(obs) -> action`."
-    itr = None if itr in ('last', None, -1, '-1') else int(itr)
+def saved_model(fpath, itr=None)->Path:
+    "The saved model file of the run in `fpath`: `pyt_save/model.pt`, or the snapshot of epoch `itr`."
+    return Path(fpath)/'pyt_save'/(f'model{itr}.pt' if itr is not None and itr >= 0 else 'model.pt')
+
+def recorded_env(fpath)->bool:
+    "Whether `fpath/config.json` can rebuild the run's env (an env id, a spec, an importable factory), not only name it."
+    p = Path(fpath)/'config.json'
+    if not p.exists(): return True   # call_from_config says what is missing
+    cfg = json.loads(p.read_text())
+    return 'env_fn' in cfg.get('__fastrl__', {}).get('refs', {}) or not isinstance(cfg.get('env_fn'), str)
+
+def spaces_env_fn(fpath, itr=None):
+    "A factory of `SpacesEnv`s with the spaces saved with the model of `fpath`: for a run whose env config.json cannot rebuild."
+    p = saved_model(fpath, itr)
+    if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
+    sd = load_checkpoint(p)
+    sp = sd.get('spaces') or {}
+    if sp.get('observation') is None or sp.get('action') is None:
+        raise ConfigError(f"{p} does not record its env's spaces and config.json cannot rebuild the env: pass env_fn=... (--env ENV_ID).")
+    if sd.get('env_stats'):
+        raise ConfigError(f"The run in {fpath} normalised observations with env wrappers that config.json cannot rebuild: "
+                          "pass env_fn=... (--env ENV_ID) so the policy sees observations as in training.")
+    obs, act = space_from_state(sp['observation']), space_from_state(sp['action'])
+    return lambda render_mode=None: SpacesEnv(obs, act, source=str(fpath))
+
+def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
+    "(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides`."
     exp = call_from_config(fpath, dict(load_only=True, itr=itr, show=False), **overrides)
     agent = exp.agent
     if agent is None: raise ValueError(f"The entry function of {fpath} did not pass agent= to exp.fit: nothing to act with.")
@@ -32,54 +55,41 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
     if not deterministic:
         for dp in pipe_chain(agent):
             if isinstance(dp, UniformWarmup): dp.n = dp.steps   # warm-up is over for a trained policy
-    env_fn = as_env_fn(exp.config['env_fn'] if 'env_fn' not in overrides else overrides['env_fn'])
-    env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
-    p = Path(fpath)/'pyt_save'/(f'model{itr}.pt' if itr is not None and itr >= 0 else 'model.pt')
-    stats = load_checkpoint(p).get('env_stats')   # the training env's normalising statistics (None: saved before fastrl kept them)
-    if stats is not None: load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
     def get_action(obs):
         a = agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None])))
         return a[0]
     get_action.exp = exp
+    return exp, get_action
+
+def _itr(itr)->int|None: return None if itr in ('last', None, -1, '-1') else int(itr)
+
+def load_policy_and_env(fpath, # Output folder of a run (holds config.json and pyt_save/)
+                        itr='last', # 'last' (or -1) for the latest saved model, or the epoch of a `pyt_save/model{itr}.pt` snapshot
+                        deterministic:bool=False, # Act without exploration / with the mean action
+                        render_mode:str|None=None, # Render mode of the returned env (`'rgb_array'` for videos)
+                        **overrides, # Arguments config.json could not record, e.g. env_fn=...
+                       ):
+    "(env, get_action) for the policy saved in `fpath`: `get_action(obs) -> action`."
+    itr = _itr(itr)
+    exp, get_action = _loaded_agent(fpath, itr, deterministic, overrides)
+    env_fn = as_env_fn(exp.config['env_fn'] if 'env_fn' not in overrides else overrides['env_fn'])
+    env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
+    stats = load_checkpoint(saved_model(fpath, itr)).get('env_stats')   # the training env's normalising statistics (None: saved before fastrl kept them)
+    if stats is not None: load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
     return env, get_action
 
-def load_policy(fpath, itr='last', deterministic:bool=True, **overrides):
-    "`get_action(obs) -> action` of the policy saved in `fpath` (see `load_policy_and_env`)."
-    return load_policy_and_env(fpath, itr, deterministic, **overrides)[1]
+def load_policy(fpath, # Output folder of a run
+                itr='last', # 'last', or the epoch of a snapshot
+                deterministic:bool=True, # Act without exploration / with the mean action
+                **overrides, # Arguments config.json could not record (not needed for env_fn: the saved spaces stand in)
+               ):
+    "`get_action(obs) -> action` of the policy saved in `fpath`; no env needed: when config.json cannot rebuild it, the saved spaces size the networks."
+    itr = _itr(itr)
+    if 'env_fn' not in overrides and not recorded_env(fpath): overrides['env_fn'] = spaces_env_fn(fpath, itr)
+    return _loaded_agent(fpath, itr, deterministic, overrides)[1]
+
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #80d647d3
-def _has(mod:str)->bool:
-    try: __import__(mod); return True
-    except ImportError: return False
-
-def mp4_encoder()->str|None:
-    "The MP4 encoder available here: 'pyav', 'imageio-ffmpeg', 'ffmpeg' (binary) or None."
-    if _has('av'): return 'pyav'
-    if _has('imageio_ffmpeg'): return 'imageio-ffmpeg'
-    if shutil.which('ffmpeg'): return 'ffmpeg'
-    return None
-
-def save_video(frames, path, fps:int=30)->Path:
-    "Write frames `[T,H,W,3]` (uint8) to `path` as MP4 if an encoder exists, else as a GIF next to it; returns the file written."
-    path, frames = Path(path), np.asarray(frames)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    enc = mp4_encoder()
-    if enc in ('pyav', 'imageio-ffmpeg'):
-        import imageio.v3 as iio
-        iio.imwrite(path.with_suffix('.mp4'), frames, fps=fps, **({'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {}))
-        return path.with_suffix('.mp4')
-    if enc == 'ffmpeg':
-        import matplotlib; matplotlib.use('Agg', force=False)
-        import matplotlib.pyplot as plt, matplotlib.animation as anim
-        fig = plt.figure(figsize=(frames.shape[2]/100, frames.shape[1]/100), dpi=100); im = plt.figimage(frames[0])
-        a = anim.FuncAnimation(fig, lambda i: im.set_data(frames[i]), frames=len(frames))
-        a.save(path.with_suffix('.mp4'), writer=anim.FFMpegWriter(fps=fps)); plt.close(fig)
-        return path.with_suffix('.mp4')
-    from fastrl.loggers.vscode_visualizers import save_gif
-    out = save_gif(frames, path.with_suffix('.gif'), fps)
-    print(f"No MP4 encoder here (install `av` or `imageio-ffmpeg`, or an ffmpeg binary): wrote {out} instead.")
-    return out
-
 def has_screen()->bool: return bool(os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY'))
 
 def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to record a video)
