@@ -24,8 +24,6 @@ DIRECTIVE = re.compile(r'^\s*#\|\s*(.*?)\s*$')
 ANSI = re.compile(r'\x1b\[[0-9;?]*[A-Za-z]')
 QUARTO_ATTR = re.compile(r'\{target="_blank"[^}]*\}')
 SHOW_DOC = re.compile(r'^(show_doc\(.*\)\s*)+$', re.S)   # a cell that only calls show_doc: its output is what the reader wants
-MATHJAX = ('<script>MathJax={tex:{inlineMath:[["$","$"]],displayMath:[["$$","$$"]]}}</script>'
-           '<script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>')
 CSS = """
 body{margin:0;font:15px/1.55 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2328;display:flex}
 nav{width:250px;min-width:250px;height:100vh;position:sticky;top:0;overflow-y:auto;background:#f6f8fa;border-right:1px solid #d0d7de;padding:16px 0}
@@ -43,8 +41,26 @@ code{font-family:SFMono-Regular,Consolas,monospace;font-size:90%}.cell{margin:10
 
 def directives(src:str)->list: return [m.group(1) for l in src.splitlines() if (m := DIRECTIVE.match(l))]
 def strip_directives(src:str)->str: return '\n'.join(l for l in src.splitlines() if not DIRECTIVE.match(l)).strip('\n')
-def md(s:str)->str: return markdown.markdown(s, extensions=['tables', 'fenced_code', 'codehilite', 'toc'],
-                                             extension_configs={'codehilite': {'guess_lang': False}})
+CODE = re.compile(r'(```.*?```|`[^`\n]*`)', re.S)
+MATH = re.compile(r'\$\$(.+?)\$\$|(?<![\\$\w])\$(?!\s)([^$\n]+?)(?<![\s\\])\$(?![\w$])', re.S)
+
+def mathml(tex:str, display:bool)->str:
+    "LaTeX as MathML, which browsers render without a script or a network (the raw LaTeX where it cannot be converted)."
+    from latex2mathml.converter import convert
+    try: return convert(tex.strip(), display='block' if display else 'inline')
+    except Exception: return html.escape(f"$${tex}$$" if display else f"${tex}$")
+
+def md(s:str)->str:
+    "Markdown as HTML, with `$...$` and `$$...$$` math as MathML (not inside code)."
+    maths = []
+    def keep(m):
+        maths.append(mathml(m.group(1) if m.group(1) is not None else m.group(2), m.group(1) is not None))
+        return f"MATHPLACEHOLDER{len(maths) - 1}X"
+    parts = CODE.split(s)
+    s = ''.join(p if i % 2 else MATH.sub(keep, p) for i, p in enumerate(parts))
+    out = markdown.markdown(s, extensions=['tables', 'fenced_code', 'codehilite', 'toc'],
+                            extension_configs={'codehilite': {'guess_lang': False}})
+    return re.sub(r'MATHPLACEHOLDER(\d+)X', lambda m: maths[int(m.group(1))], out)
 def src_of(c:dict)->str: return ''.join(c['source']) if isinstance(c['source'], list) else c['source']
 def text_of(v)->str: return ''.join(v) if isinstance(v, list) else v
 
@@ -98,7 +114,7 @@ def page(title:str, body:str, nav:list, here:str, summary:str='')->str:
     summary = md(summary).removeprefix('<p>').removesuffix('</p>') if summary else ''   # inline markdown (`code`)
     head = f'<h1>{html.escape(title)}</h1>' + (f'<p class="summary">{summary}</p>' if summary else '')
     return (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)} · fastrl</title>'
-            f'<style>{CSS}{HtmlFormatter().get_style_defs([".codehilite", ".highlight"])}</style>{MATHJAX}</head>'
+            f'<style>{CSS}{HtmlFormatter().get_style_defs([".codehilite", ".highlight"])}</style></head>'
             f'<body><nav><div class="brand">fastrl</div>{links}</nav><main>{head}{body}</main></body></html>')
 
 
