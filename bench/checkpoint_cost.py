@@ -9,7 +9,7 @@ tensors are already full size) and times `Experiment.save_checkpoint` (graph wal
 import argparse, json, os, tempfile, time
 from pathlib import Path
 import torch
-from fastrl.agents.ddpg_entry import ddpg
+from fastrl.algos.ddpg import ddpg
 from fastrl.experiments.core import EnvFn, load_checkpoint, load_graph_state, set_rng_state
 from fastrl.memory.experience_replay import ExperienceReplay
 from fastrl.pipes.core import find_dp

@@ -7,7 +7,7 @@
 import argparse, json, time
 from pathlib import Path
 import torch
-from fastrl.agents.ddpg_entry import ddpg
+from fastrl.algos.ddpg import ddpg
 from fastrl.experiments.core import EnvFn
 
 p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -48,7 +48,8 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     from fastrl.learner.core import LearnerHead
     from fastrl.memory.advantage_buffer import AdvantageBuffer
     from fastrl.agents.policies import MLPActorCritic, ActorCriticAgent
-    from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss, ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
+    from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss
+    from fastrl.algos.onpolicy import ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
     from fastrl.agents.ppo import PPOLearner, LinearAnneal, PPOJointLoss
     torch.manual_seed(seed)
     probe = gym.make(env_id)

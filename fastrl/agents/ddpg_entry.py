@@ -12,11 +12,9 @@ from ..pipes.core import ReplaceDp, InsertAfter, find_dp
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
 from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor
 from ..memory.experience_replay import ExperienceReplay
-from ..experiments.core import Experiment, refuse_data_parallel, retitle
-from .td3 import box_actor_critic
 
 # %% auto #0
-__all__ = ['mlp', 'MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss', 'ddpg']
+__all__ = ['mlp', 'MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss']
 
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #26d17f43
 def mlp(sizes, activation=nn.ReLU, output_activation=nn.Identity)->nn.Sequential:
@@ -59,45 +57,3 @@ class MLPActorCritic(nn.Module):
 class QValsCriticLoss(CriticLossProcessor):
     "`CriticLossProcessor` that also yields `Record('QVals', mean Q(s,a))` for each batch."
     def __init__(self, *args, **kwargs): super().__init__(*args, **{'qvals_title': 'QVals', **kwargs})
-
-# %% ../../nbs/19_agents.ddpg_entry.ipynb #228bf631
-def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-         actor_critic=MLPActorCritic, # Class (or function) `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `q` modules
-         ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-         seed:int=0, # Seed of torch, numpy, random and the envs
-         steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
-         epochs:int=100, # Epochs to train
-         replay_size:int=int(1e6), # Replay buffer capacity (transitions)
-         gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-         polyak:float=0.995, # Target interpolation rho: targ <- rho*targ + (1-rho)*main (close to 1)
-         pi_lr:float=1e-3, # Learning rate of the policy
-         q_lr:float=1e-3, # Learning rate of the Q-network
-         batch_size:int=100, # Minibatch size of SGD
-         start_steps:int=10000, # Steps of uniform random actions before the policy acts (exploration)
-         update_after:int=1000, # Transitions stored before the first gradient update (fills the replay buffer)
-         update_every:int=50, # Env steps between update phases; each phase does `update_every` gradient steps (ratio 1)
-         act_noise:float=0.1, # Std of the Gaussian exploration noise added to actions at training time
-         num_test_episodes:int=10, # Deterministic test episodes at the end of each epoch
-         max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
-         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
-         save_freq:int=1, # Save the model every this many epochs
-        ):
-    "Deep Deterministic Policy Gradient with Spinning Up's signature, defaults and logged keys (one env, one process)."
-    refuse_data_parallel('ddpg')   # before anything is written
-    exp = Experiment(locals(), **logger_kwargs)
-    env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'ddpg')
-    act_limit = float(act_space.high[0])
-    # exploration: Gaussian noise of std act_noise in action units (GaussianNoise scales by the half-range of the bounds)
-    agent = DDPGAgent(ac.pi, dp_augmentation_fns=[
-        ReplaceDp(OrnsteinUhlenbeck, lambda ou: GaussianNoise(ou.source_datapipe, std=act_noise / act_limit)),
-        InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=start_steps))])
-    dls = exp.dataloaders(env_fn, agent)
-    learner = DDPGLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
-                          bs=batch_size, max_sz=replay_size, gamma=gamma, learning_starts=update_after, batches=steps_per_epoch,
-                          dp_augmentation_fns=[ReplaceDp(CriticLossProcessor, lambda p: QValsCriticLoss(
-                              p.source_datapipe, p.critic, p.actor, p.t_critic, p.t_actor, p.gamma, title=p.title))])
-    retitle(learner, {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'})
-    er = find_dp(learner, ExperienceReplay)
-    er.train_freq, er.gradient_steps = update_every, update_every
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

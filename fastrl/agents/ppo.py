@@ -14,7 +14,7 @@ from ..learner.core import LearnerHead
 from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches, dp_avg
 
 # %% auto #0
-__all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal', 'ppo']
+__all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal']
 
 # %% ../../nbs/16_agents.ppo.ipynb #007be3e5
 def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2, stats:bool=True)->tuple:
@@ -160,38 +160,3 @@ class LinearAnneal(Pipe):
                     for g, lr in zip(opt.param_groups, lrs): g['lr'] = lr * frac
                 for p, c in zip(self.clip_pipes, self.clip0): p.clip_ratio = c * frac
             yield o
-
-# %% ../../nbs/16_agents.ppo.ipynb #0c460c7f
-from .policies import MLPActorCritic
-from .vpg import onpolicy_setup
-
-def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env id)
-        actor_critic=MLPActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `v`
-        ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-        seed:int=0, # Seed of torch, numpy, random and the envs (plus 10000*rank)
-        steps_per_epoch:int=4000, # State-action pairs per epoch (all processes together)
-        epochs:int=50, # Policy updates (epochs) to perform
-        gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-        clip_ratio:float=0.2, # Clipping epsilon of the objective: how far the new policy may go from the old (0.1-0.3)
-        pi_lr:float=3e-4, # Learning rate of the policy optimiser
-        vf_lr:float=1e-3, # Learning rate of the value-function optimiser
-        train_pi_iters:int=80, # Maximum gradient steps on the policy per epoch (early stopping may take fewer)
-        train_v_iters:int=80, # Gradient steps on the value function per epoch
-        lam:float=0.97, # GAE lambda (close to 1)
-        max_ep_len:int=1000, # Maximum length of an episode (a time-limit truncation)
-        target_kl:float=0.01, # KL the update aims for: stop policy steps once mean KL > 1.5*target_kl (0.01-0.05)
-        logger_kwargs=dict(), # `Experiment` arguments: output_dir, exp_name, ...
-        save_freq:int=10, # Save the model every this many epochs
-        num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
-        mb_size:int|None=None, # Minibatch size of policy and value steps (fastrl; `None`: the whole epoch, as Spinning Up)
-        num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
-       ):
-    "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
-    from fastrl.experiments.core import Experiment
-    exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo')
-    learner = PPOLearner(ac, dls, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters, target_kl=target_kl, mb_size=mb_size,
-                         logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
-                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters)
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

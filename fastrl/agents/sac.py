@@ -16,12 +16,11 @@ from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import (TwinCritic, TwinQLossProcessor, td_target, replay_schedule, check_learner_input,
-                               check_box_action_space, box_actor_critic, spinup_titles, torch_default_init, _ALTERNATIVES)
-from ..experiments.core import Experiment, refuse_data_parallel
+                               check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
 
 # %% auto #0
 __all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha', 'AlphaLossProcessor',
-           'sac_target', 'SACCriticLossProcessor', 'SACActorLossProcessor', 'SACLearner', 'SACActorCritic', 'sac']
+           'sac_target', 'SACCriticLossProcessor', 'SACActorLossProcessor', 'SACLearner', 'SACActorCritic']
 
 # %% ../../nbs/12_agents.sac.ipynb #0c7b6fba
 def squashed_gaussian_logp(u:Tensor, mu:Tensor, log_std:Tensor)->Tensor:
@@ -206,36 +205,3 @@ class SACActorCritic(nn.Module):
         self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
     def act(self, obs:Tensor, deterministic:bool=False)->Tensor:
         with torch.no_grad(): return self.pi.sample(obs, deterministic, with_logp=False)[0]
-
-# %% ../../nbs/12_agents.sac.ipynb #246e9f3d
-def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-        actor_critic=SACActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (`sample`, deterministic forward) and `q` ([B,2])
-        ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-        seed:int=0, # Seed of torch, numpy, random and the envs
-        steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
-        epochs:int=100, # Epochs to train
-        replay_size:int=int(1e6), # Replay buffer capacity (transitions)
-        gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-        polyak:float=0.995, # Target interpolation rho: targ <- rho*targ + (1-rho)*main (close to 1)
-        lr:float=1e-3, # Learning rate of the policy, the Q-networks (and alpha when tuned)
-        alpha:float|str=0.2, # Entropy temperature (0.05-0.2 fixed), or 'auto' / 'auto_<init>' to tune it towards entropy -dim(A)
-        batch_size:int=100, # Minibatch size of SGD
-        start_steps:int=10000, # Steps of uniform random actions before the policy acts (exploration)
-        update_after:int=1000, # Transitions stored before the first gradient update
-        update_every:int=50, # Env steps between update phases; each phase does `update_every` updates (ratio 1)
-        num_test_episodes:int=10, # Deterministic test episodes (mean action) at the end of each epoch
-        max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
-        logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
-        save_freq:int=1, # Save the model every this many epochs
-       ):
-    "Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process)."
-    refuse_data_parallel('sac')   # before anything is written
-    exp = Experiment(locals(), **logger_kwargs)
-    env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
-    agent = SACAgent(ac.pi, start_steps=start_steps)
-    dls = exp.dataloaders(env_fn, agent)
-    learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size, max_sz=replay_size,
-                         gamma=gamma, learning_starts=update_after, train_freq=update_every, gradient_steps=update_every,
-                         batches=steps_per_epoch)
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

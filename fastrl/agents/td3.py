@@ -15,14 +15,13 @@ from ..pipes.core import ReplaceDp, InsertAfter, find_dps
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
 from ..memory.experience_replay import ExperienceReplay
 from ..learner.core import LearnerHead, LossCollector, get_target_model
-from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
 
 # %% auto #0
-__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'box_actor_critic',
-           'TD3Agent', 'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor',
-           'TD3CriticLossProcessor', 'DelayedActorLossProcessor', 'replay_schedule', 'spinup_titles',
-           'check_learner_input', 'TD3Learner', 'TD3ActorCritic', 'td3']
+__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'TD3Agent',
+           'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
+           'DelayedActorLossProcessor', 'replay_schedule', 'spinup_titles', 'check_learner_input', 'TD3Learner',
+           'TD3ActorCritic']
 
 # %% ../../nbs/11_agents.td3.ipynb #4d855346
 class EnsembleLinear(nn.Module):
@@ -83,21 +82,6 @@ def check_box_action_space(space, algo:str, env_name:str='the env'):
     "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
     if not isinstance(space, gym.spaces.Box):
         raise ConfigError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
-
-def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
-    "`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action space checked to be a `Box`, `actor_critic` built for its spaces."
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, name = env_spaces(env_fn)
-    check_box_action_space(act_space, algo, name)
-    from fastrl.experiments.core import check_kwargs
-    check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
-    try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
-    except ConfigError: raise
-    except Exception:   # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
-        if isinstance(obs_space, gym.spaces.Box): raise
-        raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: wrap the env in "
-                          "gymnasium.wrappers.FlattenObservation (one-hot), or pass an actor_critic that takes them.") from None
-    return env_fn, ac, act_space
 
 def TD3Agent(
         model:Actor, # The actor mapping states to actions
@@ -261,42 +245,3 @@ class TD3ActorCritic(nn.Module):
         self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
     def act(self, obs:Tensor)->Tensor:
         with torch.no_grad(): return self.pi(obs)
-
-# %% ../../nbs/11_agents.td3.ipynb #1a331787
-def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-        actor_critic=TD3ActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (actor) and `q` ([B,2] twin critic)
-        ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-        seed:int=0, # Seed of torch, numpy, random and the envs
-        steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
-        epochs:int=100, # Epochs to train
-        replay_size:int=int(1e6), # Replay buffer capacity (transitions)
-        gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-        polyak:float=0.995, # Target interpolation rho: targ <- rho*targ + (1-rho)*main (close to 1)
-        pi_lr:float=1e-3, # Learning rate of the policy
-        q_lr:float=1e-3, # Learning rate of the Q-networks
-        batch_size:int=100, # Minibatch size of SGD
-        start_steps:int=10000, # Steps of uniform random actions before the policy acts (exploration)
-        update_after:int=1000, # Transitions stored before the first gradient update
-        update_every:int=50, # Env steps between update phases; each phase does `update_every` critic updates (ratio 1)
-        act_noise:float=0.1, # Std of the Gaussian exploration noise (action units)
-        target_noise:float=0.2, # Std of the target policy smoothing noise (action units)
-        noise_clip:float=0.5, # Limit of the absolute target policy smoothing noise (action units)
-        policy_delay:int=2, # Policy and target updates once every `policy_delay` critic updates
-        num_test_episodes:int=10, # Deterministic test episodes at the end of each epoch
-        max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
-        logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
-        save_freq:int=1, # Save the model every this many epochs
-       ):
-    "Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process)."
-    refuse_data_parallel('td3')   # before anything is written
-    exp = Experiment(locals(), **logger_kwargs)
-    env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'td3')
-    act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units
-    agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=start_steps)
-    dls = exp.dataloaders(env_fn, agent)
-    learner = TD3Learner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak, bs=batch_size,
-                         max_sz=replay_size, gamma=gamma, policy_delay=policy_delay, target_noise=target_noise / act_limit,
-                         noise_clip=noise_clip / act_limit, learning_starts=update_after, train_freq=update_every,
-                         gradient_steps=update_every, batches=steps_per_epoch)
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

@@ -17,7 +17,7 @@ from .vpg import VPGLearner, VPGPolicyLoss, dp_avg
 
 # %% auto #0
 __all__ = ['flat_grad', 'get_flat_params', 'set_flat_params', 'conjugate_gradient', 'detach_distribution', 'mean_kl',
-           'fisher_vector_product', 'backtracking_line_search', 'TRPOPolicyUpdate', 'TRPOLearner', 'trpo']
+           'fisher_vector_product', 'backtracking_line_search', 'TRPOPolicyUpdate', 'TRPOLearner']
 
 # %% ../../nbs/17_agents.trpo.ipynb #5290945b
 def flat_grad(y:Tensor, params:list, **kwargs)->Tensor:
@@ -145,40 +145,3 @@ def TRPOLearner(
     trpo = ReplaceDp(VPGPolicyLoss, lambda old: TRPOPolicyUpdate(old.source_datapipe, old.ac, delta, damping_coeff, cg_iters,
                                                                   backtrack_iters, backtrack_coeff, line_search))
     return VPGLearner(ac, dls, dp_augmentation_fns=[trpo] + list(dp_augmentation_fns or []), **kwargs)
-
-# %% ../../nbs/17_agents.trpo.ipynb #97de18d7
-from .policies import MLPActorCritic
-from .vpg import onpolicy_setup
-
-def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env id)
-         actor_critic=MLPActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `v`
-         ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-         seed:int=0, # Seed of torch, numpy, random and the envs (plus 10000*rank)
-         steps_per_epoch:int=4000, # State-action pairs per epoch (all processes together)
-         epochs:int=50, # Policy updates (epochs) to perform
-         gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-         delta:float=0.01, # KL-divergence limit of the trust region (0.01-0.05)
-         vf_lr:float=1e-3, # Learning rate of the value-function optimiser
-         train_v_iters:int=80, # Gradient steps on the value function per epoch
-         damping_coeff:float=0.1, # Damping of the Fisher matrix, H + damping*I, for numerical stability
-         cg_iters:int=10, # Conjugate-gradient iterations for the natural gradient
-         backtrack_iters:int=10, # Maximum steps of the backtracking line search
-         backtrack_coeff:float=0.8, # How far back each line-search step goes (0-1)
-         lam:float=0.97, # GAE lambda (close to 1)
-         max_ep_len:int=1000, # Maximum length of an episode (a time-limit truncation)
-         logger_kwargs=dict(), # `Experiment` arguments: output_dir, exp_name, ...
-         save_freq:int=10, # Save the model every this many epochs
-         algo:str='trpo', # 'trpo' (line search) or 'npg' (full step)
-         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
-         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
-        ):
-    "TRPO (or NPG) with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
-    from fastrl.experiments.core import Experiment
-    if algo not in ('trpo', 'npg'): raise ConfigError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")
-    exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, algo)
-    learner = TRPOLearner(ac, dls, delta=delta, damping_coeff=damping_coeff, cg_iters=cg_iters, backtrack_iters=backtrack_iters,
-                          backtrack_coeff=backtrack_coeff, line_search=algo == 'trpo', logger_bases=exp.loggers,
-                          steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam, vf_lr=vf_lr, train_v_iters=train_v_iters)
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

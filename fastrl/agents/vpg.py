@@ -18,8 +18,7 @@ from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_n
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
-           'OptimizerStepper', 'vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner',
-           'ClipBoxActions', 'onpolicy_setup', 'vpg']
+           'OptimizerStepper', 'vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
 
 # %% ../../nbs/15_agents.vpg.ipynb #9c0e60e2
 def dp_world()->tuple:
@@ -189,57 +188,3 @@ def VPGLearner(
     learner = LearnerHead(pipe)
     if device is not None: pipe_to_device(learner, device)
     return learner
-
-# %% ../../nbs/15_agents.vpg.ipynb #0d049225
-class ClipBoxActions:
-    "Env factory: `env_fn()` (or `gym.make(env_fn)` for an id) with Box actions clipped to the bounds inside the env (`ClipAction`); picklable."
-    def __init__(self, env_fn):
-        self.env_fn = env_fn
-        self.__name__ = env_fn if isinstance(env_fn, str) else getattr(env_fn, '__name__', 'env_fn')
-    def __call__(self):
-        import gymnasium as gym
-        e = gym.make(self.env_fn) if isinstance(self.env_fn, str) else self.env_fn()
-        return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
-
-def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int, algo:str)->tuple:
-    "`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one learner batch per epoch."
-    from fastrl.experiments.core import as_env_fn, env_spaces, check_kwargs
-    from fastrl.agents.policies import ActorCriticAgent
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, _ = env_spaces(env_fn)
-    check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
-    ac = actor_critic(obs_space, act_space, **ac_kwargs)
-    agent = ActorCriticAgent(ac, algo=algo)
-    local = steps_per_epoch // dp_world()[1]
-    if local % num_envs: raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
-    dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, bs=local // num_envs)
-    return ac, agent, dls
-
-# %% ../../nbs/15_agents.vpg.ipynb #2b920b64
-from .policies import MLPActorCritic
-
-def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id)
-        actor_critic=MLPActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (`sample`, `mode`, `(obs, act)->(pi, logp)`) and `v`
-        ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
-        seed:int=0, # Seed of torch, numpy, random and the envs (plus 10000*rank)
-        steps_per_epoch:int=4000, # State-action pairs per epoch (all processes together)
-        epochs:int=50, # Policy updates (epochs) to perform
-        gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
-        pi_lr:float=3e-4, # Learning rate of the policy optimiser
-        vf_lr:float=1e-3, # Learning rate of the value-function optimiser
-        train_v_iters:int=80, # Gradient steps on the value function per epoch
-        lam:float=0.97, # GAE lambda (close to 1)
-        max_ep_len:int=1000, # Maximum length of an episode (a time-limit truncation)
-        logger_kwargs=dict(), # `Experiment` arguments: output_dir, exp_name, ...
-        save_freq:int=10, # Save the model every this many epochs
-        num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
-        num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
-       ):
-    "Vanilla Policy Gradient with GAE-lambda, with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
-    from fastrl.experiments.core import Experiment
-    exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'vpg')
-    learner = VPGLearner(ac, dls, logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
-                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters)
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

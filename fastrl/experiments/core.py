@@ -4,7 +4,7 @@
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import atexit, fcntl, functools, inspect, json, math, os, random, shlex, shutil, socket, sys, time, warnings, importlib
+import atexit, fcntl, functools, inspect, json, math, os, random, re, shlex, shutil, socket, sys, time, warnings, importlib
 from collections import deque
 from pathlib import Path
 import numpy as np
@@ -32,7 +32,7 @@ __all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'EnvFn', 'as_env_fn', 'env_spaces', 'e
            'with_norm_stats', 'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path',
            'save_checkpoint', 'load_checkpoint', 'check_args', 'check_kwargs', 'existing_run', 'resume_command',
            'refuse_existing_run', 'check_output_dir', 'RunLock', 'FiniteGuard', 'CheckpointHook', 'Experiment',
-           'call_from_config', 'resume']
+           'is_env_id', 'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -226,6 +226,9 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
         return _describe_callable(o) if (inspect.isfunction(o) or isinstance(o, (type, functools.partial))) else repr(o)[:200]
     return repr(o)[:200]
 
+_MOVED = {f'fastrl.agents.{m}:{n}': f'fastrl.algos.{n}:{n}'   # entry functions recorded by runs made before fastrl.algos held them
+          for m, n in [('vpg', 'vpg'), ('ppo', 'ppo'), ('trpo', 'trpo'), ('ddpg_entry', 'ddpg'), ('td3', 'td3'), ('sac', 'sac'), ('dqn.basic', 'dqn')]}
+
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
     if isinstance(ref, dict):
@@ -233,7 +236,7 @@ def from_ref(ref):
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
         else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])   # 'module:EnvId' or 'module:function'
         return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
-    mod, name = ref.split(':')
+    mod, name = _MOVED.get(ref, ref).split(':')
     obj = importlib.import_module(mod)
     for part in name.split('.'): obj = getattr(obj, part)
     return obj
@@ -1150,6 +1153,10 @@ def _set_path(d:dict, path:list, v):
     for k in path[:-1]: d = d[int(k)] if isinstance(d, list) else d[k]
     d[path[-1]] = v
 
+def is_env_id(s:str)->bool:
+    "Whether config.json's string `s` is an env id an entry function takes (`'CartPole-v1'`, `'module:EnvId'`), not the name of an object."
+    return s in gym.registry or re.fullmatch(r'[\w.]+:[\w/.-]+', s) is not None
+
 def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     "Call the entry function recorded in `output_dir/config.json` with its arguments, `overrides` and `logger_kwargs`."
     output_dir = Path(output_dir)
@@ -1168,7 +1175,7 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
         except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})
-    bad = [k for k,v in kwargs.items() if k in ('env_fn', 'actor_critic') and isinstance(v, str)]
+    bad = [k for k,v in kwargs.items() if k in ('env_fn', 'actor_critic') and isinstance(v, str) and not (k == 'env_fn' and is_env_id(v))]
     if bad:
         cli = ' (--env ENV_ID on the command line)' if bad[0] == 'env_fn' else ''
         raise ConfigError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=...{cli}.")

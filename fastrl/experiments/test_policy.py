@@ -12,7 +12,7 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain
 from ..agents.core import UniformWarmup
 from ..core import ConfigError
-from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats, space_from_state, SpacesEnv
+from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats, space_from_state, SpacesEnv, is_env_id
 from ..loggers.vscode_visualizers import mp4_encoder, save_video
 
 
@@ -30,7 +30,8 @@ def recorded_env(fpath)->bool:
     p = Path(fpath)/'config.json'
     if not p.exists(): return True   # call_from_config says what is missing
     cfg = json.loads(p.read_text())
-    return 'env_fn' in cfg.get('__fastrl__', {}).get('refs', {}) or not isinstance(cfg.get('env_fn'), str)
+    env = cfg.get('env_fn')
+    return 'env_fn' in cfg.get('__fastrl__', {}).get('refs', {}) or not isinstance(env, str) or is_env_id(env)
 
 def spaces_env_fn(fpath, itr=None):
     "A factory of `SpacesEnv`s with the spaces saved with the model of `fpath`: for a run whose env config.json cannot rebuild."

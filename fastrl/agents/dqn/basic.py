@@ -22,7 +22,7 @@ from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, 
 
 # %% auto #0
 __all__ = ['REPLAY_SKIP', 'mlp', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'td_target', 'QTarget', 'TargetCalc',
-           'QLossProcessor', 'DQNLearner', 'dqn']
+           'QLossProcessor', 'DQNLearner']
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
 def mlp(sizes:list, activation_fn=nn.ReLU)->nn.Sequential:
@@ -249,78 +249,3 @@ def DQNLearner(
     learner = LearnerHead(pipe)
     if device is not None: pipe_to_device(learner, device, debug=debug)
     return learner
-
-# %% ../../../nbs/13a_agents.dqn.basic.ipynb #737e063e
-def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discrete actions and Box, Discrete or MultiDiscrete observations (or an env id)
-        q_network=DQN, # Class `q_network(state_sz, action_sz, **q_kwargs)` of the Q-network
-        q_kwargs=dict(hidden_sizes=(256,256)), # Keyword arguments of `q_network` (hidden_sizes; n_atoms, v_min, v_max for C51: default `c51_support(gamma, env's reward range)`)
-        seed:int=0, # Seed of torch, numpy, random and the envs
-        steps_per_epoch:int=5000, # Env interactions per epoch
-        epochs:int=10, # Epochs to train
-        replay_size:int=100_000, # Replay capacity N (transitions)
-        gamma:float=0.99, # Discount factor gamma (0.95-0.999)
-        lr:float=2.3e-3, # Adam learning rate (1e-4 - 3e-3)
-        batch_size:int=64, # Sampled minibatch size
-        learning_starts:int=1000, # Transitions stored before the first update (the paper's replay start size)
-        train_freq:int=256, # Env steps between update rounds
-        gradient_steps:int=128, # Gradient steps per round (-1: one per env step since the last round)
-        target_update_interval:int=128, # C: gradient steps between target-network updates
-        tau:float=1., # Target update: 1 copies (Mnih et al.); < 1 interpolates (soft)
-        exploration_fraction:float=0.16, # Fraction of all env steps over which epsilon decays from 1 to `final_eps`
-        final_eps:float=0.04, # Final epsilon of the epsilon-greedy exploration (0.01-0.1)
-        double:bool=False, # Double DQN target (van Hasselt et al., 2016)
-        dueling:bool=False, # Dueling Q-network (Wang et al., 2016), when `q_network` is the default
-        categorical:bool=False, # C51 distributional DQN (Bellemare et al., 2017), when `q_network` is the default
-        nsteps:int=1, # n of n-step returns
-        num_test_episodes:int=10, # Greedy test episodes at the end of each epoch
-        max_ep_len:int|None=None, # Time limit of an episode (None: the env's own)
-        logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
-        save_freq:int=1, # Save the model every this many epochs
-       ):
-    "DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; rl-zoo's CartPole-v1 defaults."
-    from fastrl.experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, check_kwargs
-    from fastrl.agents.core import _space_str
-    from fastrl.agents.dqn.target import TargetNetwork
-    refuse_data_parallel('dqn')   # before anything is written
-    exp = Experiment(locals(), **logger_kwargs)
-    env_fn = as_env_fn(env_fn, max_ep_len)
-    obs_space, act_space, _ = env_spaces(env_fn)
-    if not isinstance(act_space, gym.spaces.Discrete):
-        raise ConfigError(f"dqn needs a Discrete action space, but the env has {_space_str(act_space)}. "
-                         "For Box actions use ddpg, td3 or sac; vpg, ppo and trpo take both.")
-    if dueling and categorical: raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
-    if q_network is DQN and dueling: from fastrl.agents.dqn.dueling import DuelingDQN as q_network
-    if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
-    if categorical and isinstance(q_network, type) and hasattr(q_network, 'dist') and not {'v_min', 'v_max'} <= set(q_kwargs):
-        from fastrl.agents.dqn.categorical import c51_support, declared_reward_range
-        if gamma >= 1: raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: q_kwargs=dict(v_min=..., v_max=...).")
-        env = env_fn(); v_min, v_max = c51_support(gamma, declared_reward_range(env)); env.close()   # every discounted return of the env's rewards
-        q_kwargs = dict(v_min=v_min, v_max=v_max) | dict(q_kwargs)
-    onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))   # one-hot inside the Q-network, as FlattenObservation lays it out
-    if not (onehot or isinstance(obs_space, gym.spaces.Box)):
-        raise ConfigError(f"dqn needs Box, Discrete or MultiDiscrete observations, but the env has {_space_str(obs_space)}; "
-                          "wrap it in gymnasium.wrappers.FlattenObservation.")
-    check_kwargs(q_network, q_kwargs, 'q_kwargs')
-    model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
-    if onehot:   # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
-        from fastrl.agents.policies import FlattenObs
-        if not isinstance(getattr(model, 'layers', None), nn.Sequential):
-            raise ConfigError(f"dqn one-hot encodes the env's {_space_str(obs_space)} observations in the Q-network's `layers`, which "
-                              f"{type(model).__name__} lacks: wrap the env in gymnasium.wrappers.FlattenObservation instead.")
-        model.layers.insert(0, FlattenObs(obs_space))
-    agent = DQNAgent(model, exp.loggers, min_epsilon=final_eps, max_epsilon=1.,
-                     max_steps=int(exploration_fraction * steps_per_epoch * epochs))
-    # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of `steps_per_epoch` batches is that many env steps
-    dls = exp.dataloaders(env_fn, agent, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma, every_step=True)
-    augs = [TargetNetwork(target_update_interval, tau)]
-    if double:
-        from fastrl.agents.dqn.double import DoubleDQN
-        augs.append(DoubleDQN())
-    if categorical:
-        from fastrl.agents.dqn.categorical import Categorical
-        augs += Categorical()
-    learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=replay_size, nsteps=nsteps,
-                         gamma=gamma, learning_starts=learning_starts, train_freq=train_freq, gradient_steps=gradient_steps,
-                         batches=steps_per_epoch, dp_augmentation_fns=augs)
-    return exp.fit(learner, epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
-                   num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
