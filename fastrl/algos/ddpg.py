@@ -8,7 +8,9 @@ from ..agents.core import GaussianNoise, OrnsteinUhlenbeck, UniformWarmup
 from ..agents.ddpg import CriticLossProcessor, DDPGAgent, DDPGLearner
 from ..agents.ddpg_entry import MLPActorCritic, QValsCriticLoss
 from .offpolicy import box_actor_critic
-from ..experiments.core import Experiment, refuse_data_parallel, retitle
+from ..experiments.core import Experiment
+from ..experiments.distributed import refuse_data_parallel
+from ..experiments.sinks import retitle
 from ..memory.experience_replay import ExperienceReplay
 from ..pipes.core import InsertAfter, ReplaceDp, find_dp
 

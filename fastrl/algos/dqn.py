@@ -8,7 +8,10 @@ import gymnasium as gym
 import torch.nn as nn
 from ..agents.dqn.basic import DQN, DQNAgent, DQNLearner
 from ..core import ConfigError
-from ..experiments.core import Experiment, as_env_fn, env_spaces, refuse_data_parallel, check_kwargs
+from ..experiments.core import Experiment
+from ..experiments.config import as_env_fn, env_spaces
+from ..experiments.distributed import refuse_data_parallel
+from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs
 from ..agents.dqn.target import TargetNetwork

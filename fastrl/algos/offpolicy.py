@@ -8,8 +8,8 @@ import gymnasium as gym
 from ..agents.core import _space_str
 from ..agents.td3 import check_box_action_space
 from ..core import ConfigError
-from ..experiments.core import as_env_fn, env_spaces
-from ..experiments.core import check_kwargs
+from ..experiments.config import as_env_fn, env_spaces
+from ..experiments.guards import check_kwargs
 
 # %% auto #0
 __all__ = ['box_actor_critic']

@@ -6,7 +6,8 @@
 from __future__ import annotations
 from ..agents.vpg import dp_world
 from ..core import ConfigError
-from ..experiments.core import as_env_fn, env_spaces, check_kwargs
+from ..experiments.config import as_env_fn, env_spaces
+from ..experiments.guards import check_kwargs
 from ..agents.policies import ActorCriticAgent
 
 # %% auto #0

@@ -6,7 +6,8 @@
 from __future__ import annotations
 from ..agents.sac import SACActorCritic, SACAgent, SACLearner
 from .offpolicy import box_actor_critic
-from ..experiments.core import Experiment, refuse_data_parallel
+from ..experiments.core import Experiment
+from ..experiments.distributed import refuse_data_parallel
 
 # %% auto #0
 __all__ = ['sac']

@@ -6,7 +6,8 @@
 from __future__ import annotations
 from ..agents.td3 import TD3ActorCritic, TD3Agent, TD3Learner
 from .offpolicy import box_actor_critic
-from ..experiments.core import Experiment, refuse_data_parallel
+from ..experiments.core import Experiment
+from ..experiments.distributed import refuse_data_parallel
 
 # %% auto #0
 __all__ = ['td3']

@@ -169,7 +169,7 @@ class ExperimentGrid:
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
 def make_env_fn(env_name:str, **env_kwargs):
     "`env_fn` building `gym.make(env_name, **env_kwargs)`: an `EnvFn` (picklable, recorded in `config.json` so the env can be rebuilt)."
-    from fastrl.experiments.core import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
+    from fastrl.experiments.config import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
     return EnvFn(env_name, **env_kwargs)
 
 def check_env_installed(name:str)->str:
@@ -300,7 +300,7 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
                    data_dir:str=None, datestamp:bool=False, overwrite:bool=False):
     "Refuse a grid (`ConfigError`) before its first run: a variant's argument out of range, a folder that holds a run or is under a file, two variants sharing a folder."
     from fastrl.core import ConfigError
-    from fastrl.experiments.core import check_args, check_output_dir, refuse_existing_run
+    from fastrl.experiments.guards import check_args, check_output_dir, refuse_existing_run
     seen = {}
     for name, fn, var in todo:
         try: params = inspect.signature(fn).parameters

@@ -12,7 +12,9 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain
 from ..agents.core import UniformWarmup
 from ..core import ConfigError
-from .core import call_from_config, as_env_fn, load_checkpoint, load_norm_stats, space_from_state, SpacesEnv, is_env_id
+from .core import call_from_config, is_env_id
+from .config import as_env_fn, space_from_state, SpacesEnv
+from .checkpoint import load_checkpoint, load_norm_stats
 from ..loggers.vscode_visualizers import mp4_encoder, save_video
 
 
