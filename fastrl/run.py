@@ -10,7 +10,7 @@ from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activat
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
-           'available_algos', 'get_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
+           'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
            'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'main']
 
 # %% ../nbs/22_run.ipynb #c06662bb
@@ -59,14 +59,14 @@ def _algos_module():
         if e.name != 'fastrl.algos': raise
         return None
 
-def available_algos()->list:
+def cli_algos()->list:
     "Names of the registered entry functions and of those `fastrl.algos` can import here."
     m = _algos_module()
     return sorted(set(ALGOS) | set(m.available_algos() if m is not None else ()))
 
 SUBCOMMANDS = ('plot', 'test_policy', 'resume')
 
-def get_algo(name:str):
+def cli_algo(name:str):
     "Entry function called `name` (or named `module:function`); a `CLIError` listing the choices otherwise."
     if name in ALGOS: return ALGOS[name]
     if ':' in name:
@@ -76,7 +76,7 @@ def get_algo(name:str):
     if m is not None and name in m.ALGO_MODULES:
         try: return m.get_algo(name)
         except ImportError as e: raise CLIError(str(e)) from None
-    choices = available_algos()
+    choices = cli_algos()
     close = difflib.get_close_matches(name, choices, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ''
     raise CLIError(f"unknown algorithm {name!r}{hint}; choices: {', '.join(choices + list(SUBCOMMANDS))}, or module:function")
@@ -132,7 +132,7 @@ def default_exp_name(algo:str)->str:
 
 def build_grid(algo:str, args:list)->tuple:
     "`(entry_fn, ExperimentGrid, run_kwargs)` for `python -m fastrl.run algo *args`."
-    fn = get_algo(algo)
+    fn = cli_algo(algo)
     params = inspect.signature(fn).parameters
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
@@ -187,7 +187,7 @@ def build_grid(algo:str, args:list)->tuple:
             else: raise CLIError(f"{f} needs a value")
         grid_keys[key] = [_check_value(f, key, r, parse_value(r), default) for r in raws]
     if run_kwargs['num_cpu'] > 1 and not data_parallel(algo, fn):   # refused here, before any process starts
-        dp = [a for a in available_algos() if data_parallel(a, get_algo(a))]
+        dp = [a for a in cli_algos() if data_parallel(a, cli_algo(a))]
         raise CLIError(f"{flag['num_cpu']} {run_kwargs['num_cpu']}: {algo} does not support data-parallel training; "
                        f"data-parallel algorithms: {', '.join(dp) or '(none installed)'}")
     if 'env_fn' in params and params['env_fn'].default is _NOT_GIVEN and 'env_name' not in grid_keys:
@@ -286,7 +286,7 @@ def resume_cmd(args:list):
 # %% ../nbs/22_run.ipynb #5d72c358
 def _usage()->str:
     return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | test_policy DIR | resume DIR\n'
-            f"algorithms: {', '.join(available_algos()) or '(none installed)'}; python -m fastrl.run ALGO --help for its flags")
+            f"algorithms: {', '.join(cli_algos()) or '(none installed)'}; python -m fastrl.run ALGO --help for its flags")
 
 def _sigterm(signum, frame): raise KeyboardInterrupt   # `kill PID` ends a run as Ctrl-C does: one line, resumable
 
@@ -296,7 +296,7 @@ def _run(argv:list):
     if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
     if cmd == 'test_policy': return test_policy_cmd(args)
     if cmd in ('resume', '--resume'): return resume_cmd(args)
-    if '-h' in args or '--help' in args: return print(algo_help(cmd, get_algo(cmd)))
+    if '-h' in args or '--help' in args: return print(algo_help(cmd, cli_algo(cmd)))
     fn, eg, run_kwargs = build_grid(cmd, args)
     eg.run(fn, **run_kwargs)
 

@@ -12,18 +12,12 @@ from ..pipes.core import ReplaceDp, InsertAfter, find_dp
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
 from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor
 from ..memory.experience_replay import ExperienceReplay
+from .policies import mlp   # one MLP builder (Spinning Up's)
 
 # %% auto #0
-__all__ = ['mlp', 'MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss']
+__all__ = ['MLPActor', 'MLPQFunction', 'MLPActorCritic', 'QValsCriticLoss']
 
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #26d17f43
-def mlp(sizes, activation=nn.ReLU, output_activation=nn.Identity)->nn.Sequential:
-    "Linear layers of `sizes` with `activation` between them and `output_activation` at the end."
-    layers = []
-    for j in range(len(sizes)-1):
-        layers += [nn.Linear(sizes[j], sizes[j+1]), (activation if j < len(sizes)-2 else output_activation)()]
-    return nn.Sequential(*layers)
-
 class MLPActor(nn.Module):
     "mu(s): [B,obs_dim] -> [B,act_dim] in the Box bounds `low..high` (tanh, scaled)."
     def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU, low=-1., high=1.):

@@ -13,9 +13,9 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, remove_dp
 from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
-from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater
+from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
-from .td3 import (TwinCritic, TwinQLossProcessor, td_target, replay_schedule, check_learner_input,
+from .td3 import (TwinCritic, TwinQLossProcessor, replay_schedule, check_learner_input,
                                check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
 
 # %% auto #0

@@ -14,12 +14,13 @@ from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, find_dps
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
 from ..memory.experience_replay import ExperienceReplay
-from ..learner.core import LearnerHead, LossCollector, get_target_model
+from ..learner.core import LearnerHead, LossCollector, get_target_model, td_target
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
+from ..loggers.core import retitle
 
 # %% auto #0
-__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space', 'TD3Agent',
-           'smoothed_target_action', 'td_target', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
+__all__ = ['SPINUP_LOSS_TITLES', 'EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space',
+           'TD3Agent', 'smoothed_target_action', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
            'DelayedActorLossProcessor', 'replay_schedule', 'spinup_titles', 'check_learner_input', 'TD3Learner',
            'TD3ActorCritic']
 
@@ -107,11 +108,6 @@ def smoothed_target_action(t_actor:nn.Module, s:Tensor, target_noise:float=0.2, 
     eps = (target_noise * eps).clamp(-noise_clip, noise_clip)
     return torch.clamp(a + eps * scale, bias - scale, bias + scale)  # CRITICAL: the smoothed target action stays in bounds
 
-def td_target(b:SimpleStep, q_next:Tensor, gamma:float)->Tensor:
-    "y = r + gamma^k (1 - terminated) q_next, k the env steps a transition spans: the bootstrap of every off-policy critic."
-    k = b.n_steps if b.n_steps is not None else 1
-    return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
-
 def td3_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float, target_noise:float=0.2,
                noise_clip:float=0.5, noise:Tensor|None=None)->Tensor:
     "y = r + gamma^k (1 - terminated) min_i Q'_i(s', a~), a~ the smoothed target action; without gradients."
@@ -173,11 +169,11 @@ def replay_schedule(train_freq:int=1, gradient_steps:int=1):
     return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs, max_sz=er.memory.max_sz,
                      learning_starts=er.learning_starts, device=er.memory.device, train_freq=train_freq, gradient_steps=gradient_steps))
 
+SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
+
 def spinup_titles(pipe):
-    "Augmentation: the loss collectors of the DDPG chain declare Spinning Up's keys ('critic-loss' -> 'LossQ', 'actor-loss' -> 'LossPi')."
-    for lc in find_dps(pipe, LossCollector):
-        lc.title = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}.get(lc.title, lc.title)
-    return pipe
+    "Augmentation: the DDPG chain declares Spinning Up's keys (`SPINUP_LOSS_TITLES`)."
+    return retitle(pipe, SPINUP_LOSS_TITLES)
 
 def check_learner_input(dls, critic:nn.Module, algo:str):
     "Box actions in the training env and a critic giving at least two values per (s, a)."

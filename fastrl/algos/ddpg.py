@@ -10,7 +10,7 @@ from ..agents.ddpg_entry import MLPActorCritic, QValsCriticLoss
 from .offpolicy import box_actor_critic
 from ..experiments.core import Experiment
 from ..experiments.distributed import refuse_data_parallel
-from ..experiments.sinks import retitle
+from ..agents.td3 import spinup_titles
 from ..memory.experience_replay import ExperienceReplay
 from ..pipes.core import InsertAfter, ReplaceDp, find_dp
 
@@ -53,7 +53,7 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
                           bs=batch_size, max_sz=replay_size, gamma=gamma, learning_starts=update_after, batches=steps_per_epoch,
                           dp_augmentation_fns=[ReplaceDp(CriticLossProcessor, lambda p: QValsCriticLoss(
                               p.source_datapipe, p.critic, p.actor, p.t_critic, p.t_actor, p.gamma, title=p.title))])
-    retitle(learner, {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'})
+    spinup_titles(learner)
     er = find_dp(learner, ExperienceReplay)
     er.train_freq, er.gradient_steps = update_every, update_every
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,

@@ -14,14 +14,15 @@ from ..core import Record
 from ..pipes.core import ListSource, all_dps, find_dps
 from ..envs.gym import GymStepper, env_step_counter
 from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker, iter_steps, fmt_value
-from ..learner.core import set_agents_training
+from ..learner.core import set_agents_training, evaluate_agent
 from .config import as_env_fn
 from .distributed import dist_on, get_world_size
+from ..loggers.core import retitle
 
 # %% auto #0
 __all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spinup_columns', 'declared_titles',
-           'retitle', 'column_value', 'EpochAccumulator', 'SpinupTable', 'ProgressFile', 'TensorBoardSink',
-           'pool_means', 'RankMean']
+           'column_value', 'EpochAccumulator', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means',
+           'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -68,15 +69,7 @@ class EpochStats(Pipe):
             yield o
 
     def _episodes(self, s):
-        if s.terminated is None or not s.done.any(): return
-        last = self.tracker.last   # (proc, lane) -> last episode counted: each episode is counted once
-        for i in s.done.nonzero().flatten().tolist():
-            key = (int(s.proc_id[i]) if s.proc_id is not None else 0, int(s.env_id[i]) if s.env_id is not None else 0)
-            ep = int(s.episode_n[i]) if s.episode_n is not None else None
-            if ep is not None and last.get(key) == ep: continue
-            last[key] = ep
-            self.ep_rets.append(float(s.total_reward[i]))
-            self.ep_lens.append(int(s.step_n[i]) + (int(s.n_steps[i]) if s.n_steps is not None else 1) if s.step_n is not None else math.nan)
+        for _, ret, length in self.tracker.ended(s): self.ep_rets.append(ret); self.ep_lens.append(length)
 
     def epoch_records(self, epoch:int, env_steps:int|None=None)->list:
         "The records of `epoch` (and resets the per-epoch episode lists); `env_steps`: transitions stepped so far (default: the rows seen)."
@@ -92,19 +85,7 @@ class EpochStats(Pipe):
 # %% ../../nbs/20c_experiments.sinks.ipynb #5b2901b5
 def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep_len:int|None=None, deterministic:bool=True)->tuple:
     "(returns, lengths) of `episodes` episodes of `env_fn` played by `agent` (evaluation mode when `deterministic`)."
-    stepper = GymStepper(ListSource([as_env_fn(env_fn, max_ep_len)]), agent, seed=seed, num_envs=1)
-    modes = set_agents_training(agent, False) if (agent is not None and deterministic) else []
-    rets, lens = [], []
-    try:
-        if episodes > 0:
-            for s in stepper:
-                if s.done.any():
-                    rets.append(float(s.total_reward[0])); lens.append(int(s.step_n[0]) + 1)
-                    if len(rets) >= episodes: break
-    finally:
-        for h,m in modes: h.train(m)
-        stepper.close()
-    return rets, lens
+    return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #567406f3
 SPINUP_ORDER = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'AverageTestEpRet', 'StdTestEpRet',
@@ -127,13 +108,6 @@ def declared_titles(pipe)->list:
         out += [t] if isinstance(t, str) else [x for x in (t or ()) if isinstance(x, str)]
     return out
 
-def retitle(pipe, titles:dict):
-    "Rename the `title` of every pipe in `pipe`'s graph from a key of `titles` to its value (e.g. 'critic-loss' -> 'LossQ')."
-    for dp in find_dps(pipe, object):
-        t = getattr(dp, 'title', None)
-        if isinstance(t, str) and t in titles: dp.title = titles[t]
-    return pipe
-
 def column_value(r:Record)->float|None:
     "The number record `r` adds to its column's epoch mean (a tensor's mean), or None: not a column."
     if r.name in NOT_COLUMNS: return None
@@ -150,6 +124,7 @@ class EpochAccumulator:
         out = {k:(sum(vs)/len(vs)) for k,vs in self.vals.items()}
         self.vals = {}
         return out
+_all_ = ['retitle']   # defined in loggers.core; still importable from here and from experiments.core
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #3338c764
 def _fmt(v, digits:int=8)->str:

@@ -11,7 +11,7 @@ from typing import Callable
 import inspect, weakref
 import torch
 import torch.optim.optimizer as topt
-from torch import nn
+from torch import nn, Tensor
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter
@@ -21,7 +21,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
            'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'get_target_model', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'evaluate_agent']
+           'get_target_model', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target',
+           'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -277,20 +278,30 @@ def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str)->float:
         return merger[0].gamma
     return 0.99 if gamma is None else gamma
 
+# %% ../../nbs/06_learner.core.ipynb #012c1f30
+def td_target(b:SimpleStep, q_next:Tensor, gamma:float)->Tensor:
+    "y = r + gamma^k (1 - terminated) q_next, k = `b.n_steps` (1 when absent): the bootstrap of every off-policy critic."
+    k = b.n_steps if b.n_steps is not None else 1
+    return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
+
 # %% ../../nbs/06_learner.core.ipynb #893577e4
-def evaluate_agent(agent, env, episodes:int=10, seed:int=10_000, num_envs:int=1)->list:
-    "Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration."
+def evaluate_agent(agent, env, episodes:int=10, seed:int|None=10_000, num_envs:int=1,
+                   deterministic:bool=True, # Play in evaluation mode (no exploration); False: as the agent is
+                   lengths:bool=False, # Return `(returns, lengths)` instead of the returns
+                  )->list|tuple:
+    "Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration (the one test-episode loop)."
     stepper = GymStepper(ListSource([env]), agent, seed=seed, num_envs=num_envs)
-    modes, tracker, rets = (set_agents_training(agent, False) if agent is not None else []), EpisodeTracker(), []
+    modes = set_agents_training(agent, False) if (agent is not None and deterministic) else []
+    tracker, rets, lens = EpisodeTracker(), [], []
     # CRITICAL: each lane plays a quota fixed before any episode ends; keeping the first `episodes` to finish favours short ones
     left = [episodes // num_envs + (i < episodes % num_envs) for i in range(num_envs)]
     try:
         if episodes > 0:
             for s in stepper:
-                for (_,lane),r in tracker.new_episodes(s):
-                    if left[lane]: rets.append(r); left[lane] -= 1
+                for (_,lane),r,n in tracker.ended(s):
+                    if left[lane]: rets.append(r); lens.append(n); left[lane] -= 1
                 if not any(left): break
     finally:
         for h,m in modes: h.train(m)
         stepper.close()
-    return rets
+    return (rets, lens) if lengths else rets

@@ -17,7 +17,7 @@ from ..pipes.core import find_dps
 
 # %% auto #0
 __all__ = ['BatchCollector', 'EpocherCollector', 'iter_steps', 'EpisodeTracker', 'EpisodeEndCollector', 'EpisodeCollector',
-           'RollingRewardCollector', 'LoggerBase', 'can_redraw', 'fmt_value', 'ProgressBarLogger']
+           'RollingRewardCollector', 'LoggerBase', 'retitle', 'can_redraw', 'fmt_value', 'ProgressBarLogger']
 
 # %% ../../nbs/05_loggers.core.ipynb #c7a626e6
 class BatchCollector(Pipe):
@@ -69,21 +69,23 @@ def _ended_rows(step:SimpleStep):
     return np.flatnonzero(t if u is None else t | u)
 
 class EpisodeTracker:
-    "Remembers the last episode counted per env lane; `new_returns(step)` gives returns of episodes not seen yet."
+    "Remembers the last episode counted per env lane: the one place that turns step batches into finished episodes."
     def __init__(self): self.last = {}
-    def new_returns(self, step:SimpleStep)->list: return [r for _,r in self.new_episodes(step)]
-    def new_episodes(self, step:SimpleStep)->list:
-        "`(lane, return)` of each episode of `step` not seen yet; `lane` is `(proc_id, env_id)`."
+    def new_returns(self, step:SimpleStep)->list: return [r for _,r,_ in self.ended(step)]
+    def new_episodes(self, step:SimpleStep)->list: return [(k,r) for k,r,_ in self.ended(step)]
+    def ended(self, step:SimpleStep)->list:
+        "`(lane, return, length)` of each episode of `step` not seen yet; `lane` is `(proc_id, env_id)`, `length` counts env steps (nan without `step_n`)."
         if step.terminated is None or step.total_reward is None: return []
         rows = _ended_rows(step)
         if not len(rows): return []
-        env = step.env_id if step.env_id is not None else torch.zeros_like(step.terminated, dtype=torch.long)
-        ep = step.episode_n if step.episode_n is not None else torch.zeros_like(step.terminated, dtype=torch.long)
         out = []
         for i in rows.tolist():
-            key = (int(step.proc_id[i]) if step.proc_id is not None else 0, int(env[i]))
-            if self.last.get(key) != int(ep[i]):
-                self.last[key] = int(ep[i]); out.append((key, float(step.total_reward[i])))
+            key = (int(step.proc_id[i]) if step.proc_id is not None else 0, int(step.env_id[i]) if step.env_id is not None else 0)
+            ep = int(step.episode_n[i]) if step.episode_n is not None else None   # None: every end is a new episode
+            if ep is not None and self.last.get(key) == ep: continue
+            self.last[key] = ep
+            n = int(step.n_steps[i]) if step.n_steps is not None else 1   # an n-step row ends n env steps after step_n
+            out.append((key, float(step.total_reward[i]), int(step.step_n[i]) + n if step.step_n is not None else math.nan))
         return out
 
 class EpisodeEndCollector(Pipe):
@@ -131,6 +133,14 @@ class LoggerBase(Pipe):
                 if isinstance(o, Record): self.log(o)
                 yield o
         finally: self.end()
+
+# %% ../../nbs/05_loggers.core.ipynb #b9ec7efd
+def retitle(pipe, titles:dict):
+    "Rename the `title` of every pipe in `pipe`'s graph from a key of `titles` to its value (e.g. 'critic-loss' -> 'LossQ')."
+    for dp in find_dps(pipe, object):
+        t = getattr(dp, 'title', None)
+        if isinstance(t, str) and t in titles: dp.title = titles[t]
+    return pipe
 
 # %% ../../nbs/05_loggers.core.ipynb #95e4adef
 def can_redraw()->bool:

@@ -16,21 +16,16 @@ from ...core import SimpleStep, Record, is_step
 from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
 from ...memory.experience_replay import ExperienceReplay
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ...learner.core import LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps
+from ...learner.core import LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps, td_target
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
+from ..policies import mlp
 
 # %% auto #0
-__all__ = ['REPLAY_SKIP', 'mlp', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'td_target', 'QTarget', 'TargetCalc',
-           'QLossProcessor', 'DQNLearner']
+__all__ = ['REPLAY_SKIP', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetCalc', 'QLossProcessor',
+           'DQNLearner']
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
-def mlp(sizes:list, activation_fn=nn.ReLU)->nn.Sequential:
-    "Linear layers of `sizes` (input first), each followed by `activation_fn`."
-    layers = []
-    for i,o in zip(sizes[:-1], sizes[1:]): layers += [nn.Linear(i, o), activation_fn()]
-    return nn.Sequential(*layers)
-
 class DQN(nn.Module):
     "Q(s,·): [B,state_sz] -> [B,action_sz], one Q-value per discrete action."
     def __init__(self,
@@ -41,7 +36,7 @@ class DQN(nn.Module):
                 ):
         super().__init__()
         self.state_sz,self.action_sz,self.hidden_sizes = state_sz,action_sz,tuple(hidden_sizes)
-        self.layers = mlp([state_sz, *hidden_sizes], activation_fn)
+        self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn)   # every layer activated: the head follows
         self.head = self.make_head(([state_sz, *hidden_sizes])[-1], action_sz)
 
     def make_head(self, n_in:int, action_sz:int)->nn.Module: return nn.Linear(n_in, action_sz)
@@ -125,12 +120,6 @@ def DQNAgent(
     agent = apply_dp_augmentation_fns(agent, dp_augmentation_fns)
     return AgentHead(agent, action_spaces=(gym.spaces.Discrete,), algo='DQN',
                      alternatives='For Box actions use DDPG, TD3 or SAC; VPG, PPO and TRPO take both.')
-
-# %% ../../../nbs/13a_agents.dqn.basic.ipynb #3f51a97e
-def td_target(b:SimpleStep, q_next:Tensor, gamma:float)->Tensor:
-    "y = r + gamma^k (1 - terminated) q_next, with k = `b.n_steps` (1 when absent)."
-    k = b.n_steps if b.n_steps is not None else 1
-    return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #1733f311
 class QTarget(NamedTuple):

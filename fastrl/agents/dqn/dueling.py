@@ -5,7 +5,8 @@ r"""The dueling architecture (Wang et al., 2016): separate value and advantage s
 # %% ../../../nbs/13d_agents.dqn.dueling.ipynb #31b500da
 from __future__ import annotations
 from torch import nn, Tensor
-from .basic import DQN, mlp
+from .basic import DQN
+from ..policies import mlp
 
 # %% auto #0
 __all__ = ['dueling_aggregate', 'DuelingHead', 'DuelingDQN']
@@ -21,8 +22,8 @@ class DuelingHead(nn.Module):
     def __init__(self, n_in:int, action_sz:int, stream_sizes:tuple=(), activation_fn=nn.ReLU, grad_scale:float=2**-0.5):
         super().__init__()
         n = ([n_in, *stream_sizes])[-1]
-        self.value = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn), nn.Linear(n, 1))
-        self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn), nn.Linear(n, action_sz))
+        self.value = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn), nn.Linear(n, 1))
+        self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn), nn.Linear(n, action_sz))
         self.grad_scale = grad_scale
     def forward(self, x:Tensor)->Tensor:
         if x.requires_grad and self.grad_scale != 1: x.register_hook(lambda g: g * self.grad_scale)   # both streams' gradient, scaled
