@@ -460,6 +460,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                    'fastrl.agents.td3.smoothed_target_action': ( 'agents.td3.html#smoothed_target_action',
                                                                                  'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.spinup_titles': ('agents.td3.html#spinup_titles', 'fastrl/agents/td3.py'),
+                                   'fastrl.agents.td3.sync_targets_with': ('agents.td3.html#sync_targets_with', 'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.td3_target': ('agents.td3.html#td3_target', 'fastrl/agents/td3.py'),
                                    'fastrl.agents.td3.torch_default_init': ('agents.td3.html#torch_default_init', 'fastrl/agents/td3.py')},
             'fastrl.agents.trpo': { 'fastrl.agents.trpo.TRPOLearner': ('agents.trpo.html#trpolearner', 'fastrl/agents/trpo.py'),

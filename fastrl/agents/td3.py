@@ -11,18 +11,18 @@ from torch import nn, Tensor
 import gymnasium as gym
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
-from ..pipes.core import ReplaceDp, InsertAfter, find_dps
+from ..pipes.core import ReplaceDp, InsertAfter, find_dps, find_dp
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
 from ..memory.experience_replay import ExperienceReplay
-from ..learner.core import LearnerHead, LossCollector, get_target_model, td_target
+from ..learner.core import LearnerHead, LossCollector, get_target_model, td_target, SoftTargetUpdater
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
 from ..loggers.core import retitle
 
 # %% auto #0
 __all__ = ['SPINUP_LOSS_TITLES', 'EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space',
            'TD3Agent', 'smoothed_target_action', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
-           'DelayedActorLossProcessor', 'replay_schedule', 'spinup_titles', 'check_learner_input', 'TD3Learner',
-           'TD3ActorCritic']
+           'DelayedActorLossProcessor', 'replay_schedule', 'sync_targets_with', 'spinup_titles', 'check_learner_input',
+           'TD3Learner', 'TD3ActorCritic']
 
 # %% ../../nbs/11_agents.td3.ipynb #4d855346
 class EnsembleLinear(nn.Module):
@@ -148,16 +148,17 @@ class TD3CriticLossProcessor(TwinQLossProcessor):
 
 # %% ../../nbs/11_agents.td3.ipynb #9ba24693
 class DelayedActorLossProcessor(ActorLossProcessor):
-    "`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only on batches d, 2d, ... (d = `policy_delay`)."
+    "`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only on batches d, 2d, ... (d = `policy_delay`); `due` says whether the current batch is one (the target updaters read it)."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, policy_delay:int=2, title:str='LossPi'):
         super().__init__(source_datapipe, critic, actor, title)
         if policy_delay < 1: raise ValueError(f"policy_delay must be >= 1, got {policy_delay}.")
-        self.policy_delay,self.n = policy_delay,0
+        self.policy_delay,self.n,self.due = policy_delay,0,False
     def __iter__(self):
         for b in self.source_datapipe:
             if is_step(b):
                 self.n += 1
-                if self.n % self.policy_delay == 0:   # CRITICAL: counts as the target updaters (target_sync=policy_delay)
+                self.due = self.n % self.policy_delay == 0   # CRITICAL: the one policy-delay clock; both target updaters read `due`
+                if self.due:
                     self.critic.requires_grad_(False)
                     yield {'loss': -self.critic(b.state, self.actor(b.state)).mean(), 'title': self.title}
                     self.critic.requires_grad_(True)
@@ -170,6 +171,14 @@ def replay_schedule(train_freq:int=1, gradient_steps:int=1):
                      learning_starts=er.learning_starts, device=er.memory.device, train_freq=train_freq, gradient_steps=gradient_steps))
 
 SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
+
+def sync_targets_with(clock_type):
+    "Augmentation: every `SoftTargetUpdater` syncs when the `clock_type` pipe of the chain says the batch is `due` (TD3: its delayed actor loss)."
+    def f(pipe):
+        clock = find_dp(pipe, clock_type)
+        for u in find_dps(pipe, SoftTargetUpdater): u.target_sync = clock
+        return pipe
+    return f
 
 def spinup_titles(pipe):
     "Augmentation: the DDPG chain declares Spinning Up's keys (`SPINUP_LOSS_TITLES`)."
@@ -221,9 +230,10 @@ def TD3Learner(
     td3_fns = [ReplaceDp(CriticLossProcessor, lambda p: TD3CriticLossProcessor(p.source_datapipe, critic, actor, p.t_critic, p.t_actor,
                                                                                p.gamma, target_noise, noise_clip)),
                ReplaceDp(ActorLossProcessor, lambda p: DelayedActorLossProcessor(p.source_datapipe, CriticMember(critic, 0), actor, policy_delay)),
+               sync_targets_with(DelayedActorLossProcessor),
                replay_schedule(train_freq, gradient_steps), spinup_titles]
     return DDPGLearner(actor, critic, dls, logger_bases, actor_lr=actor_lr, actor_opt=actor_opt, critic_lr=critic_lr, critic_opt=critic_opt,
-                       critic_target_copy_freq=policy_delay, actor_target_copy_freq=policy_delay, tau=tau, bs=bs, max_sz=max_sz,
+                       tau=tau, bs=bs, max_sz=max_sz,
                        nsteps=nsteps, device=device, batches=batches, gamma=gamma, learning_starts=learning_starts,
                        rolling_length=rolling_length, dp_augmentation_fns=td3_fns + list(dp_augmentation_fns or []))
 

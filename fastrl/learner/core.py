@@ -208,7 +208,7 @@ class BasicOptStepper(Pipe):
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(Pipe):
-    "Every `target_sync` step batches: target <- tau*model + (1-tau)*target."
+    "Every `target_sync` step batches (or, when `target_sync` is a pipe upstream, when its `due` is true: TD3's delay): target <- tau*model + (1-tau)*target."
     def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001, target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync
         self.target_model = deepcopy(model) if target_model is None else target_model
@@ -227,7 +227,8 @@ class SoftTargetUpdater(Pipe):
         for o in self.source_datapipe:
             if is_step(o):
                 self.n += 1
-                if self.n % self.target_sync == 0: self.update()
+                due = self.target_sync.due if hasattr(self.target_sync, 'due') else self.n % self.target_sync == 0
+                if due: self.update()
             yield o
 
 def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=None)->nn.Module:
