@@ -12,7 +12,7 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'SimpleStep', 'Record', 'is_step', 'as_float', 'set_seed', 'default_device', 'evaluating',
+__all__ = ['STEP_FIELDS', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device', 'evaluating',
            'FastrlError', 'ConfigError', 'RunAborted']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
@@ -92,6 +92,16 @@ def is_step(o)->bool:
 def as_float(v)->float:
     "A Python float from a number or a 0-dim tensor."
     return float(v.item()) if isinstance(v, Tensor) else float(v)
+
+# %% ../nbs/00_core.ipynb #3cd78c10
+class Loss(dict):
+    "A loss item of a learner's stream: `loss` (a scalar tensor), `title` (its record's name), `opt` (on-policy: the optimiser(s) it steps)."
+    def __init__(self, loss, title:str|None=None, opt=None):
+        super().__init__(loss=loss)
+        if title is not None: self['title'] = title
+        if opt is not None: self['opt'] = opt
+    def __repr__(self): return f"Loss({', '.join(f'{k}={v!r}' for k,v in self.items())})"
+
 
 # %% ../nbs/00_core.ipynb #49265e0c
 def set_seed(seed:int|None):

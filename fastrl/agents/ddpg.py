@@ -23,6 +23,7 @@ from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter, eval_mode, is_shape_error)
 from ..core import ConfigError
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['init_xavier_uniform_weights', 'init_uniform_weights', 'init_kaiming_normal_weights', 'ddpg_conv2d_block', 'Critic',
@@ -225,7 +226,7 @@ class CriticLossProcessor(Pipe):
             y = ddpg_target(b, t_actor, t_critic, self.gamma)
             q = self.critic(b.state, b.action).squeeze(-1)
             if self.qvals_title: yield Record(self.qvals_title, q.detach().mean())
-            yield {'loss': self.loss_func(q, y), 'title': self.title}
+            yield Loss(self.loss_func(q, y), title=self.title)
             yield b
 
 # %% ../../nbs/10_agents.ddpg.ipynb #6c584b72
@@ -237,7 +238,7 @@ class ActorLossProcessor(Pipe):
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
             self.critic.requires_grad_(False)   # the critic's weight gradients would be thrown away: skip computing them
-            yield {'loss': -self.critic(b.state, self.actor(b.state)).mean(), 'title': self.title}
+            yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
             self.critic.requires_grad_(True)    # resumed after the stepper's backward
             yield b
 

@@ -12,6 +12,7 @@ from ..pipes.core import ReplaceDp, RemoveDp, find_dp
 from ..memory.advantage_buffer import Rollout, is_rollout
 from ..learner.core import LearnerHead
 from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches, dp_avg
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal']
@@ -71,7 +72,7 @@ class PPOPolicyLoss(VPGPolicyLoss):
                 for idx in minibatches(r.bs, self.mb_size):
                     loss, info = self.loss_fn(self.ac, r[idx], stats=self.target_kl is not None)
                     if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
-                    yield {'loss': loss, 'opt': self.opt, 'title': 'LossPi'}
+                    yield Loss(loss, title='LossPi', opt=self.opt)
                 if stop: break
                 done = i + 1
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
@@ -127,7 +128,7 @@ class PPOJointLoss(Pipe):
                         if self.kl_stop(info): stop = True; pi_on = False
                         else: losses.append(loss); opts.append(self.opt)
                     if i < self.train_v_iters: losses.append(self.v_loss(b)); opts.append(self.v_opt)
-                    if losses: yield {'loss': sum(losses), 'opt': opts, 'title': 'LossPi+LossV'}
+                    if losses: yield Loss(sum(losses), title='LossPi+LossV', opt=opts)
                 if pi_on: done = i + 1
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
             yield from self.records(loss_old, info_old, loss_new, info_new, done)

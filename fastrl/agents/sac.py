@@ -17,6 +17,7 @@ from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTarg
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import (TwinCritic, TwinQLossProcessor, replay_schedule, check_learner_input,
                                check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha', 'AlphaLossProcessor',
@@ -99,7 +100,7 @@ class AlphaLossProcessor(Pipe):
         for o in self.source_datapipe:
             if isinstance(o, Record) and o.name == 'LogPi': self.logp = o.value
             if is_step(o) and self.logp is not None:
-                yield {'loss': -self.alpha.log_alpha * (self.logp + self.target_entropy), 'title': self.title}
+                yield Loss(-self.alpha.log_alpha * (self.logp + self.target_entropy), title=self.title)
                 self.logp = None
             yield o
 
@@ -133,7 +134,7 @@ class SACActorLossProcessor(Pipe):
             self.critic.requires_grad_(False)   # the critic's weight gradients would be thrown away: skip computing them
             q = self.critic(b.state, a).min(-1).values
             yield Record('LogPi', logp.detach().mean()); yield Record('Alpha', alpha)
-            yield {'loss': (alpha * logp - q).mean(), 'title': self.title}
+            yield Loss((alpha * logp - q).mean(), title=self.title)
             self.critic.requires_grad_(True)
             yield b
 

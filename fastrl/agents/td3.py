@@ -17,6 +17,7 @@ from ..memory.experience_replay import ExperienceReplay
 from ..learner.core import LearnerHead, LossCollector, get_target_model, td_target, SoftTargetUpdater
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
 from ..loggers.core import retitle
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['SPINUP_LOSS_TITLES', 'EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space',
@@ -135,7 +136,7 @@ class TwinQLossProcessor(Pipe):
             q = self.critic(b.state, b.action)   # [B, n]: all critics in one forward
             qd = q.detach().mean(0)
             yield Record('Q1Vals', qd[0]); yield Record('Q2Vals', qd[1])
-            yield {'loss': (q - y[:, None]).pow(2).mean(0).sum(), 'title': self.title}
+            yield Loss((q - y[:, None]).pow(2).mean(0).sum(), title=self.title)
             yield b
 
 class TD3CriticLossProcessor(TwinQLossProcessor):
@@ -160,7 +161,7 @@ class DelayedActorLossProcessor(ActorLossProcessor):
                 self.due = self.n % self.policy_delay == 0   # CRITICAL: the one policy-delay clock; both target updaters read `due`
                 if self.due:
                     self.critic.requires_grad_(False)
-                    yield {'loss': -self.critic(b.state, self.actor(b.state)).mean(), 'title': self.title}
+                    yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
                     self.critic.requires_grad_(True)
             yield b
 

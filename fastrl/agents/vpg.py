@@ -15,6 +15,7 @@ from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step, opt_params, zero_grad
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -106,7 +107,7 @@ class VPGPolicyLoss(Pipe):
         for r in self.source_datapipe:
             if not is_rollout(r): yield r; continue
             loss, info = self.loss_fn(self.ac, r)
-            yield {'loss': loss, 'opt': self.opt, 'title': 'LossPi'}   # stepped downstream before we resume
+            yield Loss(loss, title='LossPi', opt=self.opt)   # stepped downstream before we resume
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
             yield Record('LossPi', loss.detach()); yield Record('DeltaLossPi', loss_new - loss.detach())
             yield Record('KL', info_new['kl']); yield Record('Entropy', info['ent'])
@@ -132,7 +133,7 @@ class ValueLoss(Pipe):
             with torch.no_grad(): loss_old = self.loss(r)
             for _ in range(self.train_v_iters):
                 for idx in minibatches(r.bs, self.mb_size):
-                    yield {'loss': self.loss(r[idx]), 'opt': self.opt, 'title': 'LossV'}
+                    yield Loss(self.loss(r[idx]), title='LossV', opt=self.opt)
             with torch.no_grad(): loss_new = self.loss(r)
             yield Record('LossV', loss_old); yield Record('DeltaLossV', loss_new - loss_old)
             yield r

@@ -88,7 +88,7 @@ class StepBatcher(Pipe):
             yield o
 
 # %% ../../nbs/06_learner.core.ipynb #95b252bc
-def is_loss(o)->bool: return isinstance(o, dict) and 'loss' in o
+def is_loss(o)->bool: return isinstance(o, dict) and 'loss' in o   # a `Loss`, or a plain dict with a 'loss' key (a pipe of your own)
 
 class LossCollector(Pipe):
     "Yields `Record(title, loss)` for each loss dict and passes the dict on."
@@ -137,7 +137,7 @@ def opt_params(opt:torch.optim.Optimizer)->list:
     return [p for g in opt.param_groups for p in g['params']]
 
 def zero_grad(opt:torch.optim.Optimizer):
-    "`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (torch's method also opens a profiler record, ~20 µs a call)."
+    "`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (without the profiler record torch's method opens on every call)."
     if type(opt).zero_grad is not torch.optim.Optimizer.zero_grad: return opt.zero_grad(set_to_none=True)   # a custom zero_grad runs itself
     for p in opt_params(opt): p.grad = None
 

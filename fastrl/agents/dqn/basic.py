@@ -20,6 +20,7 @@ from ...learner.core import LearnerBase, LearnerHead, StepBatcher, LossCollector
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
 from ..policies import mlp
+from ...core import Loss
 
 # %% auto #0
 __all__ = ['REPLAY_SKIP', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetCalc', 'QLossProcessor',
@@ -189,7 +190,7 @@ class QLossProcessor(Pipe):
         for o in self.source_datapipe:
             if not isinstance(o, QTarget): yield o; continue
             loss, q = self.loss(o.step, o.y)
-            yield {'loss': loss, 'title': self.loss_title}
+            yield Loss(loss, title=self.loss_title)
             yield Record(self.title, q.detach().mean())
             yield o.step
 
