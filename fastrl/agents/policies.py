@@ -16,8 +16,8 @@ from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
-__all__ = ['mlp', 'Actor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'FlattenObs', 'obs_input', 'MLPActorCritic',
-           'PolicySampler', 'ActorCriticAgent']
+__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'FlattenObs', 'obs_input',
+           'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Sequential:
@@ -28,7 +28,7 @@ def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Seque
         layers += [nn.Linear(sizes[j], sizes[j+1]), (activation if j < len(sizes)-2 else output_activation)()]
     return nn.Sequential(*layers)
 
-class Actor(nn.Module):
+class StochasticActor(nn.Module):
     "Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`; `log_prob(obs, act)` when only `logp_a` is needed."
     def distribution(self, obs:Tensor): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
@@ -41,7 +41,7 @@ def _pick(logp_all:Tensor, act:Tensor)->Tensor:
     "The entries of `logp_all` [B,n] at the actions `act` [B]."
     return logp_all.gather(-1, act.long().unsqueeze(-1)).squeeze(-1)
 
-class MLPCategoricalActor(Actor):
+class MLPCategoricalActor(StochasticActor):
     "pi(a|s) = Categorical(logits = MLP(s)) for `Discrete(n)` actions."
     def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
@@ -55,7 +55,7 @@ class MLPCategoricalActor(Actor):
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
-class MLPGaussianActor(Actor):
+class MLPGaussianActor(StochasticActor):
     "pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` actions."
     def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__()

@@ -6,7 +6,7 @@
 from __future__ import annotations
 from ..agents.core import GaussianNoise, OrnsteinUhlenbeck, UniformWarmup
 from ..agents.ddpg import CriticLossProcessor, DDPGAgent, DDPGLearner
-from ..agents.ddpg_entry import MLPActorCritic, QValsCriticLoss
+from ..agents.ddpg_entry import DDPGActorCritic, QValsCriticLoss
 from .offpolicy import box_actor_critic
 from ..experiments.core import Experiment
 from ..experiments.distributed import refuse_data_parallel
@@ -19,7 +19,7 @@ __all__ = ['ddpg']
 
 # %% ../../nbs/35_algos.ddpg.ipynb #228bf631
 def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-         actor_critic=MLPActorCritic, # Class (or function) `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `q` modules
+         actor_critic=DDPGActorCritic, # Class (or function) `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `q` modules
          ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
          seed:int=0, # Seed of torch, numpy, random and the envs
          steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch

@@ -212,6 +212,7 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
 
 _MOVED = {f'fastrl.agents.{m}:{n}': f'fastrl.algos.{n}:{n}'   # entry functions recorded by runs made before fastrl.algos held them
           for m, n in [('vpg', 'vpg'), ('ppo', 'ppo'), ('trpo', 'trpo'), ('ddpg_entry', 'ddpg'), ('td3', 'td3'), ('sac', 'sac'), ('dqn.basic', 'dqn')]}
+_MOVED['fastrl.agents.ddpg_entry:MLPActorCritic'] = 'fastrl.agents.ddpg_entry:DDPGActorCritic'   # renamed (Spinning Up's name for it)
 
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
