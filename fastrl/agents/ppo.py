@@ -11,7 +11,8 @@ from ..core import Record
 from ..pipes.core import ReplaceDp, RemoveDp, find_dp
 from ..memory.advantage_buffer import Rollout, is_rollout
 from ..learner.core import LearnerHead
-from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches, dp_avg
+from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches
+from .onpolicy import dp_avg
 from ..core import Loss
 
 # %% auto #0

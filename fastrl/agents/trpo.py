@@ -13,7 +13,8 @@ from ..core import Record
 from ..pipes.core import ReplaceDp
 from ..memory.advantage_buffer import Rollout, is_rollout
 from ..learner.core import LearnerHead
-from .vpg import VPGLearner, VPGPolicyLoss, dp_avg
+from .vpg import VPGLearner, VPGPolicyLoss
+from .onpolicy import dp_avg
 
 # %% auto #0
 __all__ = ['flat_grad', 'get_flat_params', 'set_flat_params', 'conjugate_gradient', 'detach_distribution', 'mean_kl',

@@ -7,87 +7,18 @@ from __future__ import annotations
 from ..core import ConfigError
 import torch
 from torch import nn, Tensor
-import torch.distributed as dist
 from ..pipes.core import Pipe
 from ..core import Record
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead, make_optimizer, clip_grad_norm, optimizer_step, opt_params, zero_grad
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer
 from ..core import Loss
+from .onpolicy import dp_world, sync_params, LossBackward, GradAllReducer, OptimizerStepper
 
 # %% auto #0
-__all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
-           'OptimizerStepper', 'vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
-
-# %% ../../nbs/15_agents.vpg.ipynb #9c0e60e2
-def dp_world()->tuple:
-    "`(rank, world_size)` of the data-parallel process group; `(0, 1)` when torch.distributed is not initialised."
-    if dist.is_available() and dist.is_initialized(): return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
-def sync_params(module:nn.Module):
-    "Broadcast `module`'s parameters and buffers from rank 0 (no-op without a process group)."
-    if dp_world()[1] == 1: return
-    with torch.no_grad():
-        for t in list(module.parameters()) + list(module.buffers()): dist.broadcast(t.data, 0)
-
-def avg_grads(params):
-    "Average the `.grad` of `params` over the ranks, in one all-reduce of a flat buffer (no-op without a process group)."
-    world = dp_world()[1]
-    if world == 1: return
-    ps = [p for p in params if p.grad is not None]
-    if not ps: return
-    flat = torch.cat([p.grad.reshape(-1) for p in ps])
-    dist.all_reduce(flat); flat /= world
-    i = 0
-    for p in ps: n = p.numel(); p.grad.copy_(flat[i:i+n].view_as(p)); i += n
-
-def flat_params_of(module:nn.Module)->Tensor:
-    "All parameters of `module` as one detached vector (to compare or checkpoint)."
-    return torch.cat([p.detach().reshape(-1) for p in module.parameters()])
-
-def dp_avg(x:Tensor)->Tensor:
-    "Mean of tensor `x` over the ranks (`x` itself without a process group)."
-    world = dp_world()[1]
-    if world == 1: return x
-    x = x.detach().clone(); dist.all_reduce(x)
-    return x / world
-
-# %% ../../nbs/15_agents.vpg.ipynb #a5946db8
-def is_opt_loss(o)->bool: return isinstance(o, dict) and 'loss' in o and 'opt' in o
-
-def _opts(o:dict)->list: return list(o['opt']) if isinstance(o['opt'], (list, tuple)) else [o['opt']]
-
-class LossBackward(Pipe):
-    "For each loss dict `{'loss', 'opt'}` (`opt` one optimiser or a list): zero the gradients of their parameters and back-propagate `loss` once."
-    def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_opt_loss(o):
-                for opt in _opts(o): zero_grad(opt)
-                o['loss'].backward()
-            yield o
-
-class GradAllReducer(Pipe):
-    "For each loss dict: average the gradients of its optimisers' parameters over data-parallel ranks (no-op when not distributed)."
-    def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_opt_loss(o):
-                for opt in _opts(o): avg_grads(opt_params(opt))   # CRITICAL: every rank steps with the same averaged gradient
-            yield o
-
-class OptimizerStepper(Pipe):
-    "For each loss dict: step each of its optimisers (first clipping the gradient norm of that optimiser's parameters, if set); the dict is dropped, other items pass."
-    def __init__(self, source_datapipe, max_grad_norm:float|None=None): self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if not is_opt_loss(o): yield o; continue
-            for opt in _opts(o):
-                if self.max_grad_norm is not None: clip_grad_norm(opt_params(opt), self.max_grad_norm)
-                optimizer_step(opt)
+__all__ = ['vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
 
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:

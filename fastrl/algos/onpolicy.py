@@ -4,7 +4,7 @@
 
 # %% ../../nbs/30_algos.onpolicy.ipynb #2356763a
 from __future__ import annotations
-from ..agents.vpg import dp_world
+from ..agents.onpolicy import dp_world
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
 from ..experiments.guards import check_kwargs
