@@ -15,8 +15,8 @@ from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, 
 from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
-from .td3 import (TwinCritic, TwinQLossProcessor, replay_schedule, check_learner_input,
-                               check_box_action_space, spinup_titles, torch_default_init, _ALTERNATIVES)
+from .td3 import TwinCritic, TwinQLossProcessor, torch_default_init
+from .offpolicy import replay_schedule, check_learner_input, check_box_action_space, spinup_titles, _ALTERNATIVES
 from ..core import Loss
 
 # %% auto #0

@@ -8,22 +8,19 @@ from ..core import ConfigError
 import math
 import torch
 from torch import nn, Tensor
-import gymnasium as gym
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
-from ..pipes.core import ReplaceDp, InsertAfter, find_dps, find_dp
-from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead, _space_str
-from ..memory.experience_replay import ExperienceReplay
-from ..learner.core import LearnerHead, LossCollector, get_target_model, td_target, SoftTargetUpdater
-from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner, _train_stepper
-from ..loggers.core import retitle
+from ..pipes.core import ReplaceDp, InsertAfter
+from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead
+from ..learner.core import LearnerHead, get_target_model, td_target
+from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from ..core import Loss
+from .offpolicy import check_box_action_space, replay_schedule, sync_targets_with, spinup_titles, check_learner_input, _ALTERNATIVES
 
 # %% auto #0
-__all__ = ['SPINUP_LOSS_TITLES', 'EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'check_box_action_space',
-           'TD3Agent', 'smoothed_target_action', 'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor',
-           'DelayedActorLossProcessor', 'replay_schedule', 'sync_targets_with', 'spinup_titles', 'check_learner_input',
-           'TD3Learner', 'TD3ActorCritic']
+__all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'TD3Agent', 'smoothed_target_action',
+           'td3_target', 'TwinQLossProcessor', 'TD3CriticLossProcessor', 'DelayedActorLossProcessor', 'TD3Learner',
+           'TD3ActorCritic']
 
 # %% ../../nbs/11_agents.td3.ipynb #4d855346
 class EnsembleLinear(nn.Module):
@@ -78,13 +75,6 @@ class CriticMember(nn.Module):
     def forward(self, s:Tensor, a:Tensor)->Tensor: return self.critic.member(s, a, self.i)
 
 # %% ../../nbs/11_agents.td3.ipynb #22eafc35
-_ALTERNATIVES = 'Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO with a categorical policy (they take both).'
-
-def check_box_action_space(space, algo:str, env_name:str='the env'):
-    "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
-    if not isinstance(space, gym.spaces.Box):
-        raise ConfigError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
-
 def TD3Agent(
         model:Actor, # The actor mapping states to actions
         logger_bases:list|None=None, # Loggers that pipes of the agent may push records to
@@ -164,38 +154,6 @@ class DelayedActorLossProcessor(ActorLossProcessor):
                     yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
                     self.critic.requires_grad_(True)
             yield b
-
-# %% ../../nbs/11_agents.td3.ipynb #82d9be15
-def replay_schedule(train_freq:int=1, gradient_steps:int=1):
-    "Augmentation: rebuild the chain's `ExperienceReplay` with this update schedule (same size, batch and start)."
-    return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs, max_sz=er.memory.max_sz,
-                     learning_starts=er.learning_starts, device=er.memory.device, train_freq=train_freq, gradient_steps=gradient_steps))
-
-SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
-
-def sync_targets_with(clock_type):
-    "Augmentation: every `SoftTargetUpdater` syncs when the `clock_type` pipe of the chain says the batch is `due` (TD3: its delayed actor loss)."
-    def f(pipe):
-        clock = find_dp(pipe, clock_type)
-        for u in find_dps(pipe, SoftTargetUpdater): u.target_sync = clock
-        return pipe
-    return f
-
-def spinup_titles(pipe):
-    "Augmentation: the DDPG chain declares Spinning Up's keys (`SPINUP_LOSS_TITLES`)."
-    return retitle(pipe, SPINUP_LOSS_TITLES)
-
-def check_learner_input(dls, critic:nn.Module, algo:str):
-    "Box actions in the training env and a critic giving at least two values per (s, a)."
-    st = _train_stepper(dls)
-    if st is None: return
-    check_box_action_space(st.action_space, algo, st.env_names[0])
-    s = torch.as_tensor(st.observation_space.sample()[None], dtype=torch.float32, device=next(critic.parameters()).device)
-    a = torch.as_tensor(st.action_space.sample()[None], dtype=torch.float32, device=s.device)
-    with torch.no_grad(): q = critic(s, a)
-    if q.dim() != 2 or q.shape[1] < 2:
-        raise ValueError(f"{algo} needs twin critics giving [B, 2] values, but the critic gives {tuple(q.shape)}: "
-                         f"build it as TwinCritic({s.shape[1]}, {a.shape[1]}).")
 
 # %% ../../nbs/11_agents.td3.ipynb #2ec51757
 def TD3Learner(

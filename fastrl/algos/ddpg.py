@@ -10,7 +10,7 @@ from ..agents.ddpg_entry import DDPGActorCritic, QValsCriticLoss
 from .offpolicy import box_actor_critic
 from ..experiments.core import Experiment
 from ..experiments.distributed import refuse_data_parallel
-from ..agents.td3 import spinup_titles
+from ..agents.offpolicy import spinup_titles
 from ..memory.experience_replay import ExperienceReplay
 from ..pipes.core import InsertAfter, ReplaceDp, find_dp
 

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import gymnasium as gym
 from ..agents.core import _space_str
-from ..agents.td3 import check_box_action_space
+from ..agents.offpolicy import check_box_action_space
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
 from ..experiments.guards import check_kwargs
