@@ -95,7 +95,8 @@ def as_float(v)->float:
 
 # %% ../nbs/00_core.ipynb #3cd78c10
 class Loss(dict):
-    "A loss item of a learner's stream: `loss` (a scalar tensor), `title` (its record's name), `opt` (on-policy: the optimiser(s) it steps)."
+    ("A loss item of a learner's stream: `loss` (a scalar tensor), `title` (its record's name), `opt` (on-policy: the "
+     "optimiser(s) it steps).")
     def __init__(self, loss, title:str|None=None, opt=None):
         super().__init__(loss=loss)
         if title is not None: self['title'] = title
@@ -133,6 +134,7 @@ class ConfigError(FastrlError, ValueError):
     exit_code = 2
 
 class RunAborted(FastrlError, RuntimeError):
-    "A run stopped to protect its results (non-finite values, an interruption); the files on disk are the last good ones."
+    ("A run stopped to protect its results (non-finite values, an interruption); the files on disk are the last good "
+     "ones.")
     exit_code = 1
 

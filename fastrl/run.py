@@ -26,11 +26,13 @@ def parse_value(s:str):
 
 # %% ../nbs/22_run.ipynb #8e07f45e
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu', dt='datestamp')
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet')   # configure the run; not entry-function arguments
+# configure the run; not entry-function arguments
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
-    "`({key: [raw values]}, {key: shorthand}, {key: flag as typed})` from `--key[sh] v1 v2 ...` tokens, shortcuts expanded."
+    ("`({key: [raw values]}, {key: shorthand}, {key: flag as typed})` from `--key[sh] v1 v2 ...` tokens, shortcuts "
+     "expanded.")
     vals, shs, typed, key = {}, {}, {}, None
     for tok in args:
         if tok.startswith('--'):
@@ -82,7 +84,8 @@ def cli_algo(name:str):
     raise CLIError(f"unknown algorithm {name!r}{hint}; choices: {', '.join(choices + list(SUBCOMMANDS))}, or module:function")
 
 def data_parallel(algo:str, fn)->bool:
-    "Whether entry function `fn` may run with `--cpu > 1`: its `data_parallel` attribute, else `fastrl.algos.DATA_PARALLEL`."
+    ("Whether entry function `fn` may run with `--cpu > 1`: its `data_parallel` attribute, else "
+     "`fastrl.algos.DATA_PARALLEL`.")
     if hasattr(fn, 'data_parallel'): return bool(fn.data_parallel)
     m = _algos_module()
     return algo in m.DATA_PARALLEL if m is not None and algo in m.ALGO_MODULES else True
@@ -118,7 +121,8 @@ def _check_value(flag:str, key:str, raw:str, v, default):
     return v
 
 def model_kwargs_arg(params)->str:
-    "The dict argument that `--hid` and `--act` set: `ac_kwargs`, or `q_kwargs` for an entry function with only that (dqn)."
+    ("The dict argument that `--hid` and `--act` set: `ac_kwargs`, or `q_kwargs` for an entry function with only that "
+     "(dqn).")
     return 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'
 
 def checked_env(flag:str, name:str)->str:
@@ -258,10 +262,12 @@ def test_policy_cmd(args:list):
     a = p.parse_args(args)
     f = _delegate('fastrl.experiments.test_policy', 'test_policy_main')
     try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr, deterministic=a.deterministic, **_env_override(a.env))
-    except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None   # not a run folder, no saved model, env not rebuildable
+    # not a run folder, no saved model, env not rebuildable
+    except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None
 
 def resume_cmd(args:list):
-    "`python -m fastrl.run resume DIR [--epochs N] [--cpu N]`: continue the run in DIR from its last checkpoint (to `N` epochs in all), in as many processes as wrote it."
+    ("`python -m fastrl.run resume DIR [--epochs N] [--cpu N]`: continue the run in DIR from its last checkpoint (to "
+     "`N` epochs in all), in as many processes as wrote it.")
     import argparse
     p = argparse.ArgumentParser(prog='python -m fastrl.run resume', description='Continue a run from its last checkpoint.')
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
@@ -281,7 +287,8 @@ def resume_cmd(args:list):
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
                         *(['--env', a.env] if a.env else []), what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
-    except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None   # not a run folder, env not rebuildable
+    # not a run folder, env not rebuildable
+    except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None
 
 # %% ../nbs/22_run.ipynb #5d72c358
 def _usage()->str:
@@ -301,7 +308,8 @@ def _run(argv:list):
     eg.run(fn, **run_kwargs)
 
 def main(argv:list=None):
-    "Entry point of `python -m fastrl.run` and of the `fastrl` console script: exit status 0, or one line on stderr and a non-zero status."
+    ("Entry point of `python -m fastrl.run` and of the `fastrl` console script: exit status 0, or one line on stderr "
+     "and a non-zero status.")
     argv = sys.argv[1:] if argv is None else list(argv)
     old = signal.signal(signal.SIGTERM, _sigterm) if threading.current_thread() is threading.main_thread() else None
     try: _run(argv)

@@ -35,7 +35,8 @@ class AgentBase(Pipe):
 def _space_str(s)->str: return f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}" if not isinstance(s, gym.spaces.Discrete) else f"Discrete({s.n})"
 
 class AgentHead(Pipe):
-    "End of an agent chain: `act(step_batch)` returns the actions for all lanes; `agent(steps)` yields one action per unbatched step."
+    ("End of an agent chain: `act(step_batch)` returns the actions for all lanes; `agent(steps)` yields one action per"
+     " unbatched step.")
     is_agent_head = True
     def __init__(self, source_datapipe, action_spaces:tuple=(), algo:str='this agent', alternatives:str=''):
         self.source_datapipe,self.action_spaces,self.algo,self.alternatives = source_datapipe,action_spaces,algo,alternatives
@@ -84,10 +85,12 @@ class StepFieldSelector(Pipe):
     def __iter__(self):
         for step in self.source_datapipe: yield getattr(step, self.field)
 
-_set_attr = object.__setattr__   # `training` is a plain attribute: nn.Module's own __setattr__ costs ~10x more per module
+# `training` is a plain attribute: nn.Module's own __setattr__ costs ~10x more per module
+_set_attr = object.__setattr__
 
 class eval_mode:
-    "`with eval_mode(model):` runs `model` in evaluation mode (BatchNorm normalises by its running statistics and leaves them as they are; dropout is off), then puts back in training mode the modules that were in it."
+    ("`with eval_mode(model):` runs `model` in evaluation mode (BatchNorm normalises by its running statistics and "
+     "leaves them as they are; dropout is off), then puts back in training mode the modules that were in it.")
     def __init__(self, model:nn.Module): self.model = model
     def __enter__(self):
         self.on = [m for m in self.model.modules() if m.training]
@@ -97,27 +100,33 @@ class eval_mode:
         for m in self.on: _set_attr(m, 'training', True)
 
 _SHAPE_ERROR = re.compile(r"shapes? |must match|must be equal|to have \d+ channels|should contain \d+ elements|input of size|"
-                          r"for dimension|dimension out of range|sizes of tensors|expected \d+D", re.I)   # torch's messages for inputs of the wrong shape
+                          # torch's messages for inputs of the wrong shape
+                          r"for dimension|dimension out of range|sizes of tensors|expected \d+D", re.I)
 def is_shape_error(e:Exception)->bool:
-    "Whether `e` is torch's complaint about an input of the wrong shape (a matrix product, conv channels, a view, a norm's features)."
+    ("Whether `e` is torch's complaint about an input of the wrong shape (a matrix product, conv channels, a view, a "
+     "norm's features).")
     return isinstance(e, (RuntimeError, IndexError, ValueError)) and bool(_SHAPE_ERROR.search(str(e).split('\n')[0]))
 
 class SimpleModelRunner(Pipe):
-    "Yields `model(x)` for each input batch `x`, without gradients, on the model's device, in evaluation mode (the learner trains the model in training mode)."
+    ("Yields `model(x)` for each input batch `x`, without gradients, on the model's device, in evaluation mode (the "
+     "learner trains the model in training mode).")
     def __init__(self, source_datapipe, model:nn.Module, device=None):
         self.source_datapipe,self.model = source_datapipe,model
         self.device = device or next(iter(model.parameters()), torch.empty(0)).device
     def __iter__(self):
         for x in self.source_datapipe:
             x = x.to(self.device, torch.float32) if x.is_floating_point() or x.dtype==torch.uint8 else x.to(self.device)
-            with torch.no_grad(), eval_mode(self.model): a = self.model(x)   # CRITICAL: act in eval mode: BatchNorm works on one lane and acting never moves its running statistics
+            # CRITICAL: act in eval mode: BatchNorm works on one lane and acting never moves its running statistics
+            with torch.no_grad(), eval_mode(self.model): a = self.model(x)
             yield a  # CRITICAL: never yield inside `no_grad`: the caller would run with gradients off
 
     def bind_env(self, observation_space, action_space, env_name='the env'):
-        "Fail early, with the shapes, when the model cannot take this env's observations or gives the wrong action shape."
+        ("Fail early, with the shapes, when the model cannot take this env's observations or gives the wrong action "
+         "shape.")
         obs = torch.as_tensor(np.stack([observation_space.sample()]), dtype=torch.float32, device=self.device)
         try:
-            with torch.no_grad(), eval_mode(self.model): out = self.model(obs)   # as the agent acts: no BatchNorm statistics of a random observation
+            # as the agent acts: no BatchNorm statistics of a random observation
+            with torch.no_grad(), eval_mode(self.model): out = self.model(obs)
         except Exception as e:
             if not is_shape_error(e):   # not the observation's fault: the model's own error, where it was raised
                 if hasattr(e, 'add_note'): e.add_note(f"(raised by the agent's model {type(self.model).__name__} on one observation of {env_name})")

@@ -187,7 +187,8 @@ class ExplorationComparisonLogger(Pipe):
     @property
     def explored(self)->Tensor: return torch.stack(list(self.hist.explored))
     def show(self, lane:int=0, path=None):
-        "Plot the model's and the explored actions of `lane` against the step, one panel per action dimension; save to `path` when given."
+        ("Plot the model's and the explored actions of `lane` against the step, one panel per action dimension; save "
+         "to `path` when given.")
         import matplotlib
         if path is not None: matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
@@ -203,7 +204,8 @@ class ExplorationComparisonLogger(Pipe):
 
 # %% ../../nbs/10_agents.ddpg.ipynb #ba3e91ce
 def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float)->Tensor:
-    "y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients, the target networks in evaluation mode (BatchNorm by its running statistics, left unchanged)."
+    ("y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients, the target networks in evaluation mode "
+     "(BatchNorm by its running statistics, left unchanged).")
     with torch.no_grad(), eval_mode(t_actor), eval_mode(t_critic):
         q_next = t_critic(b.next_state, t_actor(b.next_state)).squeeze(-1)
         k = b.n_steps if b.n_steps is not None else 1
@@ -237,7 +239,8 @@ class ActorLossProcessor(Pipe):
     def __iter__(self):
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
-            self.critic.requires_grad_(False)   # the critic's weight gradients would be thrown away: skip computing them
+            # the critic's weight gradients would be thrown away: skip computing them
+            self.critic.requires_grad_(False)
             yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
             self.critic.requires_grad_(True)    # resumed after the stepper's backward
             yield b

@@ -36,7 +36,8 @@ def replay_schedule(train_freq:int=1, gradient_steps:int=1):
 SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
 
 def sync_targets_with(clock_type):
-    "Augmentation: every `SoftTargetUpdater` syncs when the `clock_type` pipe of the chain says the batch is `due` (TD3: its delayed actor loss)."
+    ("Augmentation: every `SoftTargetUpdater` syncs when the `clock_type` pipe of the chain says the batch is `due` "
+     "(TD3: its delayed actor loss).")
     def f(pipe):
         clock = find_dp(pipe, clock_type)
         for u in find_dps(pipe, SoftTargetUpdater): u.target_sync = clock

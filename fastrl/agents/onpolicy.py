@@ -27,7 +27,8 @@ def sync_params(module:nn.Module):
         for t in list(module.parameters()) + list(module.buffers()): dist.broadcast(t.data, 0)
 
 def avg_grads(params):
-    "Average the `.grad` of `params` over the ranks, in one all-reduce of a flat buffer (no-op without a process group)."
+    ("Average the `.grad` of `params` over the ranks, in one all-reduce of a flat buffer (no-op without a process "
+     "group).")
     world = dp_world()[1]
     if world == 1: return
     ps = [p for p in params if p.grad is not None]
@@ -54,7 +55,8 @@ def is_opt_loss(o)->bool: return isinstance(o, dict) and 'loss' in o and 'opt' i
 def _opts(o:dict)->list: return list(o['opt']) if isinstance(o['opt'], (list, tuple)) else [o['opt']]
 
 class LossBackward(Pipe):
-    "For each loss dict `{'loss', 'opt'}` (`opt` one optimiser or a list): zero the gradients of their parameters and back-propagate `loss` once."
+    ("For each loss dict `{'loss', 'opt'}` (`opt` one optimiser or a list): zero the gradients of their parameters and"
+     " back-propagate `loss` once.")
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         for o in self.source_datapipe:
@@ -64,16 +66,19 @@ class LossBackward(Pipe):
             yield o
 
 class GradAllReducer(Pipe):
-    "For each loss dict: average the gradients of its optimisers' parameters over data-parallel ranks (no-op when not distributed)."
+    ("For each loss dict: average the gradients of its optimisers' parameters over data-parallel ranks (no-op when not"
+     " distributed).")
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         for o in self.source_datapipe:
             if is_opt_loss(o):
-                for opt in _opts(o): avg_grads(opt_params(opt))   # CRITICAL: every rank steps with the same averaged gradient
+                # CRITICAL: every rank steps with the same averaged gradient
+                for opt in _opts(o): avg_grads(opt_params(opt))
             yield o
 
 class OptimizerStepper(Pipe):
-    "For each loss dict: step each of its optimisers (first clipping the gradient norm of that optimiser's parameters, if set); the dict is dropped, other items pass."
+    ("For each loss dict: step each of its optimisers (first clipping the gradient norm of that optimiser's "
+     "parameters, if set); the dict is dropped, other items pass.")
     def __init__(self, source_datapipe, max_grad_norm:float|None=None): self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
     def __iter__(self):
         for o in self.source_datapipe:

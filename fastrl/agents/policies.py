@@ -21,7 +21,8 @@ __all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Sequential:
-    "An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end; an input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first."
+    ("An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end; an "
+     "input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first.")
     layers = [FlattenObs(sizes[0])] if isinstance(sizes[0], gym.Space) else []
     if layers: sizes = [layers[0].dim, *sizes[1:]]
     for j in range(len(sizes)-1):
@@ -29,7 +30,8 @@ def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Seque
     return nn.Sequential(*layers)
 
 class StochasticActor(nn.Module):
-    "Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`; `log_prob(obs, act)` when only `logp_a` is needed."
+    ("Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`; `log_prob(obs, act)` when only `logp_a` is "
+     "needed.")
     def distribution(self, obs:Tensor): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
     def log_prob(self, obs:Tensor, act:Tensor)->Tensor: return self.log_prob_from_distribution(self.distribution(obs), act)
@@ -48,7 +50,9 @@ class MLPCategoricalActor(StochasticActor):
     def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return _pick(pi.logits, act)   # logits are normalised
     def log_prob(self, obs, act): return _pick(torch.log_softmax(self.logits_net(obs), -1), act)
-    def sample(self, obs):   # Gumbel-max: argmax(logits + Gumbel noise) ~ Categorical(softmax(logits)), 4x faster than multinomial for small batches
+    # Gumbel-max: argmax(logits + Gumbel noise) ~ Categorical(softmax(logits)), 4x faster than multinomial for small
+    # batches
+    def sample(self, obs):
         logits = self.logits_net(obs)
         return (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
     def mode(self, obs): return self.logits_net(obs).argmax(-1)
@@ -56,13 +60,15 @@ class MLPCategoricalActor(StochasticActor):
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 class MLPGaussianActor(StochasticActor):
-    "pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` actions."
+    ("pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` "
+     "actions.")
     def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__()
         self.log_std = nn.Parameter(torch.full((act_dim,), -0.5))
         self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
     def distribution(self, obs): return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
-    def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)   # independent dims: sum over the last axis
+    # independent dims: sum over the last axis
+    def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)
     def log_prob(self, obs, act): return (-0.5 * ((act - self.mu_net(obs)) * torch.exp(-self.log_std))**2 - self.log_std - _HALF_LOG_2PI).sum(-1)
     def sample(self, obs):
         mu = self.mu_net(obs)
@@ -73,18 +79,21 @@ class MLPCritic(nn.Module):
     "V(s) = MLP(s), shape `[B]`."
     def __init__(self, obs_dim:int|gym.Space, hidden_sizes=(64,64), activation=nn.Tanh):
         super().__init__(); self.v_net = mlp([obs_dim, *hidden_sizes, 1], activation)
-    def forward(self, obs): return self.v_net(obs).squeeze(-1)   # CRITICAL: V is [B], not [B,1] (a [B,1]-[B] loss broadcasts to [B,B])
+    # CRITICAL: V is [B], not [B,1] (a [B,1]-[B] loss broadcasts to [B,B])
+    def forward(self, obs): return self.v_net(obs).squeeze(-1)
 
 # %% ../../nbs/14_agents.policies.ipynb #7c11487b
 class FlattenObs(nn.Module):
-    "Observations of a `Discrete`/`MultiDiscrete` space [*B, *space.shape] -> one-hot floats [*B, dim], the layout of gymnasium's `spaces.flatten`."
+    ("Observations of a `Discrete`/`MultiDiscrete` space [*B, *space.shape] -> one-hot floats [*B, dim], the layout of"
+     " gymnasium's `spaces.flatten`.")
     def __init__(self, space:gym.spaces.Discrete|gym.spaces.MultiDiscrete):
         super().__init__()
         if isinstance(space, gym.spaces.Discrete): n, start = [int(space.n)], [int(space.start)]
         elif isinstance(space, gym.spaces.MultiDiscrete): n, start = space.nvec.reshape(-1).tolist(), space.start.reshape(-1).tolist()
         else: raise TypeError(f"FlattenObs encodes Discrete or MultiDiscrete spaces, got {type(space).__name__}.")
         self.space_shape,self.dim = tuple(space.shape),int(sum(n))
-        offset = torch.tensor([0, *n[:-1]]).cumsum(0)                                   # where each component's one-hot starts
+        # where each component's one-hot starts
+        offset = torch.tensor([0, *n[:-1]]).cumsum(0)
         self.register_buffer('shift', offset - torch.tensor(start), persistent=False)  # index = x - start + offset
     def forward(self, x:Tensor)->Tensor:
         b = x.shape[:x.dim() - len(self.space_shape)]                                  # leading batch dims
@@ -93,7 +102,8 @@ class FlattenObs(nn.Module):
     def extra_repr(self): return f"space_shape={self.space_shape}, dim={self.dim}"
 
 def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your own network')->int|gym.Space:
-    "The input `mlp` takes for observations of `space`: the size of a flat `Box`, or the `Discrete`/`MultiDiscrete` space itself (one-hot encoded)."
+    ("The input `mlp` takes for observations of `space`: the size of a flat `Box`, or the `Discrete`/`MultiDiscrete` "
+     "space itself (one-hot encoded).")
     if isinstance(space, gym.spaces.Box) and len(space.shape) == 1: return int(space.shape[0])
     if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)): return space
     raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got {type(space).__name__}{tuple(space.shape) if space.shape else ''}; "

@@ -20,7 +20,8 @@ __all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'Join
 
 # %% ../../nbs/16_agents.ppo.ipynb #007be3e5
 def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2, stats:bool=True)->tuple:
-    "`-mean(min(ratio*adv, clip(ratio, 1-eps, 1+eps)*adv))` and `dict(kl, cf)` (approximate KL, clip fraction; `{}` unless `stats`)."
+    ("`-mean(min(ratio*adv, clip(ratio, 1-eps, 1+eps)*adv))` and `dict(kl, cf)` (approximate KL, clip fraction; `{}` "
+     "unless `stats`).")
     ratio = torch.exp(logp - logp_old)
     clip_adv = torch.clamp(ratio, 1 - clip_ratio, 1 + clip_ratio) * adv
     loss = -torch.min(ratio * adv, clip_adv).mean()
@@ -30,7 +31,8 @@ def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2
 
 # %% ../../nbs/16_agents.ppo.ipynb #2b0d9b48
 class PPOPolicyLoss(VPGPolicyLoss):
-    "For each `Rollout`: PPO-Clip policy steps with KL early stopping (loss dicts), then records; the rollout passes on."
+    ("For each `Rollout`: PPO-Clip policy steps with KL early stopping (loss dicts), then records; the rollout passes "
+     "on.")
     titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy', 'ClipFrac', 'StopIter')
     def __init__(self,
                  source_datapipe,
@@ -46,7 +48,8 @@ class PPOPolicyLoss(VPGPolicyLoss):
         self.clip_ratio,self.train_pi_iters,self.target_kl,self.mb_size = clip_ratio,train_pi_iters,target_kl,mb_size
 
     def loss_fn(self, ac, r:Rollout, ent:bool=False, stats:bool=True)->tuple:
-        "The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, not every step)."
+        ("The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, "
+         "not every step).")
         if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act)   # a step needs no distribution object
         else: pi, logp = ac.pi(r.obs, r.act)
         loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio, stats)
@@ -101,7 +104,8 @@ def PPOLearner(
 
 # %% ../../nbs/16_agents.ppo.ipynb #9dd97f3a
 class PPOJointLoss(Pipe):
-    "For each `Rollout`: pairs of PPO-Clip policy and value steps on the same minibatches, one loss dict (`loss_pi + loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`."
+    ("For each `Rollout`: pairs of PPO-Clip policy and value steps on the same minibatches, one loss dict (`loss_pi + "
+     "loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`.")
     titles = PPOPolicyLoss.titles + ValueLoss.titles
     def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80, train_v_iters:int=80,
                  target_kl:float|None=0.01, mb_size:int|None=None):
@@ -137,7 +141,8 @@ class PPOJointLoss(Pipe):
             yield r
 
 def JointPolicyValue():
-    "Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers) in place of its `PPOPolicyLoss` and `ValueLoss`."
+    ("Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers) in place of its `PPOPolicyLoss`"
+     " and `ValueLoss`.")
     def aug(root):
         val = find_dp(root, ValueLoss)
         def make(p):

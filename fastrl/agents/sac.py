@@ -25,13 +25,15 @@ __all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRu
 
 # %% ../../nbs/12_agents.sac.ipynb #0c7b6fba
 def squashed_gaussian_logp(u:Tensor, mu:Tensor, log_std:Tensor)->Tensor:
-    "log pi(tanh(u)) for u ~ N(mu, exp(log_std)^2), summed over the last dim: Gaussian log-density minus log|det d tanh(u)/du|."
+    ("log pi(tanh(u)) for u ~ N(mu, exp(log_std)^2), summed over the last dim: Gaussian log-density minus log|det d "
+     "tanh(u)/du|.")
     logp_u = (-0.5 * ((u - mu) / log_std.exp())**2 - log_std - 0.5 * math.log(2 * math.pi)).sum(-1)
     return logp_u - (2 * (math.log(2) - u - F.softplus(-2 * u))).sum(-1)  # CRITICAL: stable log(1 - tanh(u)^2)
 
 # %% ../../nbs/12_agents.sac.ipynb #8c552cd7
 class SquashedGaussianActor(Actor):
-    "pi(a|s) = tanh(N(mu(s), sigma(s)^2)) scaled to the action bounds; `forward` is the deterministic action, `sample` draws one with its log-prob."
+    ("pi(a|s) = tanh(N(mu(s), sigma(s)^2)) scaled to the action bounds; `forward` is the deterministic action, "
+     "`sample` draws one with its log-prob.")
     def __init__(self,
                  state_sz:int, # Size of the observation
                  action_sz:int, # Size of the action
@@ -52,7 +54,8 @@ class SquashedGaussianActor(Actor):
         return self.head(h), self.log_std_head(h).clamp(self.log_std_min, self.log_std_max)
 
     def sample(self, s:Tensor, deterministic:bool=False, with_logp:bool=True)->tuple:
-        "(action in env units, log pi of its normalised action or None); reparameterised, so differentiable in the actor's weights."
+        ("(action in env units, log pi of its normalised action or None); reparameterised, so differentiable in the "
+         "actor's weights.")
         mu, log_std = self.dist(s)
         u = mu if deterministic else mu + log_std.exp() * torch.randn_like(mu)
         logp = squashed_gaussian_logp(u, mu, log_std) if with_logp else None
@@ -60,7 +63,8 @@ class SquashedGaussianActor(Actor):
 
 # %% ../../nbs/12_agents.sac.ipynb #aaf81449
 class StochasticModelRunner(SimpleModelRunner):
-    "Yields `model.sample(x)` actions in training mode and the deterministic `model(x)` in evaluation mode, without gradients."
+    ("Yields `model.sample(x)` actions in training mode and the deterministic `model(x)` in evaluation mode, without "
+     "gradients.")
     def __init__(self, source_datapipe, model:nn.Module, device=None):
         super().__init__(source_datapipe, model, device); self.training = True
     def __iter__(self):
@@ -75,7 +79,8 @@ def SACAgent(
         start_steps:int=0, # Uniformly random actions for this many transitions first
         dp_augmentation_fns:list|None=None, # More augmentations of the agent chain
     )->AgentHead:
-    "`DDPGAgent` without exploration noise that samples from the policy when training and takes its mean action when evaluating."
+    ("`DDPGAgent` without exploration noise that samples from the policy when training and takes its mean action when "
+     "evaluating.")
     fns = [RemoveDp(OrnsteinUhlenbeck), ReplaceDp(SimpleModelRunner, lambda r: StochasticModelRunner(r.source_datapipe, r.model))]
     if start_steps: fns.append(InsertAfter(StochasticModelRunner, lambda p: UniformWarmup(p, steps=start_steps)))
     agent = DDPGAgent(model, logger_bases, dp_augmentation_fns=fns + list(dp_augmentation_fns or []))
@@ -92,7 +97,8 @@ class Alpha(nn.Module):
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
 class AlphaLossProcessor(Pipe):
-    "After each batch's `Record('LogPi', mean log pi)`, yields `{'loss': -log_alpha (mean log pi + target_entropy), 'title': 'LossAlpha'}` before the batch."
+    ("After each batch's `Record('LogPi', mean log pi)`, yields `{'loss': -log_alpha (mean log pi + target_entropy), "
+     "'title': 'LossAlpha'}` before the batch.")
     def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha'):
         self.source_datapipe,self.alpha,self.target_entropy,self.title = source_datapipe,alpha,target_entropy,title
         self.logp = None
@@ -121,7 +127,8 @@ class SACCriticLossProcessor(TwinQLossProcessor):
 
 # %% ../../nbs/12_agents.sac.ipynb #de385e54
 class SACActorLossProcessor(Pipe):
-    "For each batch: yields `Record('LogPi')`, `Record('Alpha')`, `{'loss': mean(alpha log pi - min_i Q_i(s, a~)), 'title': 'LossPi'}`, then the batch."
+    ("For each batch: yields `Record('LogPi')`, `Record('Alpha')`, `{'loss': mean(alpha log pi - min_i Q_i(s, a~)), "
+     "'title': 'LossPi'}`, then the batch.")
     @property
     def titles(self)->tuple: return (self.title, 'LogPi', 'Alpha')
     def __init__(self, source_datapipe, critic:nn.Module, actor:SquashedGaussianActor, alpha:Alpha, title:str='LossPi'):
@@ -131,7 +138,8 @@ class SACActorLossProcessor(Pipe):
             if not is_step(b): yield b; continue
             a, logp = self.actor.sample(b.state)
             alpha = self.alpha()
-            self.critic.requires_grad_(False)   # the critic's weight gradients would be thrown away: skip computing them
+            # the critic's weight gradients would be thrown away: skip computing them
+            self.critic.requires_grad_(False)
             q = self.critic(b.state, a).min(-1).values
             yield Record('LogPi', logp.detach().mean()); yield Record('Alpha', alpha)
             yield Loss((alpha * logp - q).mean(), title=self.title)
@@ -174,7 +182,8 @@ def SACLearner(
         dp_augmentation_fns:list|None=None, # More augmentations of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
-    "SAC: `DDPGLearner` + a squashed Gaussian policy, twin critics with the soft clipped double-Q target, fixed or learnt alpha."
+    ("SAC: `DDPGLearner` + a squashed Gaussian policy, twin critics with the soft clipped double-Q target, fixed or "
+     "learnt alpha.")
     check_learner_input(dls, critic, 'SAC')
     if not hasattr(actor, 'sample'):
         raise ValueError(f"SAC needs a stochastic actor with `sample(s) -> (action, logp)`, as `SquashedGaussianActor`; {type(actor).__name__} has none.")

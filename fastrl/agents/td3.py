@@ -42,7 +42,8 @@ class EnsembleLinear(nn.Module):
 
 # %% ../../nbs/11_agents.td3.ipynb #73a56032
 def torch_default_init(m:nn.Module):
-    "Keep PyTorch's default `nn.Linear` init, U(+-1/sqrt(fan_in)), as the paper's code: pass as `Actor(..., weight_init_fn=torch_default_init, final_layer_init_fn=torch_default_init)`."
+    ("Keep PyTorch's default `nn.Linear` init, U(+-1/sqrt(fan_in)), as the paper's code: pass as `Actor(..., "
+     "weight_init_fn=torch_default_init, final_layer_init_fn=torch_default_init)`.")
 
 class TwinCritic(nn.Module):
     "`n` independent critics Q_i(s,a) in one module: `[B,state_sz]`, `[B,action_sz]` -> `[B,n]`."
@@ -97,7 +98,8 @@ def smoothed_target_action(t_actor:nn.Module, s:Tensor, target_noise:float=0.2, 
     bias = getattr(t_actor, 'action_bias', torch.zeros_like(a[0]))
     eps = torch.randn_like(a) if noise is None else noise
     eps = (target_noise * eps).clamp(-noise_clip, noise_clip)
-    return torch.clamp(a + eps * scale, bias - scale, bias + scale)  # CRITICAL: the smoothed target action stays in bounds
+    # CRITICAL: the smoothed target action stays in bounds
+    return torch.clamp(a + eps * scale, bias - scale, bias + scale)
 
 def td3_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float, target_noise:float=0.2,
                noise_clip:float=0.5, noise:Tensor|None=None)->Tensor:
@@ -109,7 +111,8 @@ def td3_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float,
 
 # %% ../../nbs/11_agents.td3.ipynb #63f2cdd5
 class TwinQLossProcessor(Pipe):
-    "For each batch: yields `Record('Q1Vals')`, `Record('Q2Vals')`, `{'loss': sum_i MSE(Q_i(s,a), y), 'title': 'LossQ'}`, then the batch."
+    ("For each batch: yields `Record('Q1Vals')`, `Record('Q2Vals')`, `{'loss': sum_i MSE(Q_i(s,a), y), 'title': "
+     "'LossQ'}`, then the batch.")
     @property
     def titles(self)->tuple: return (self.title, 'Q1Vals', 'Q2Vals')
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
@@ -139,7 +142,8 @@ class TD3CriticLossProcessor(TwinQLossProcessor):
 
 # %% ../../nbs/11_agents.td3.ipynb #9ba24693
 class DelayedActorLossProcessor(ActorLossProcessor):
-    "`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only on batches d, 2d, ... (d = `policy_delay`); `due` says whether the current batch is one (the target updaters read it)."
+    ("`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only on batches d, 2d, ... (d "
+     "= `policy_delay`); `due` says whether the current batch is one (the target updaters read it).")
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, policy_delay:int=2, title:str='LossPi'):
         super().__init__(source_datapipe, critic, actor, title)
         if policy_delay < 1: raise ValueError(f"policy_delay must be >= 1, got {policy_delay}.")
@@ -148,7 +152,8 @@ class DelayedActorLossProcessor(ActorLossProcessor):
         for b in self.source_datapipe:
             if is_step(b):
                 self.n += 1
-                self.due = self.n % self.policy_delay == 0   # CRITICAL: the one policy-delay clock; both target updaters read `due`
+                # CRITICAL: the one policy-delay clock; both target updaters read `due`
+                self.due = self.n % self.policy_delay == 0
                 if self.due:
                     self.critic.requires_grad_(False)
                     yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
@@ -181,7 +186,8 @@ def TD3Learner(
         dp_augmentation_fns:list|None=None, # More augmentations of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
-    "TD3: `DDPGLearner` + twin critics with the clipped double-Q target, target policy smoothing, delayed actor and target updates."
+    ("TD3: `DDPGLearner` + twin critics with the clipped double-Q target, target policy smoothing, delayed actor and "
+     "target updates.")
     check_learner_input(dls, critic, 'TD3')
     if not (hasattr(actor, 'action_scale') and hasattr(actor, 'action_bias')):
         raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the action bounds, "

@@ -34,7 +34,8 @@ def set_flat_params(params:list, flat:Tensor):
     for p in params: n = p.numel(); p.copy_(flat[i:i+n].view_as(p)); i += n
 
 def conjugate_gradient(Avp:Callable, b:Tensor, iters:int=10, residual_tol:float=1e-10)->Tensor:
-    "Approximately solve `A x = b` for symmetric positive-definite `A`, given only `Avp(v) = A v`, in `iters` steps from x = 0."
+    ("Approximately solve `A x = b` for symmetric positive-definite `A`, given only `Avp(v) = A v`, in `iters` steps "
+     "from x = 0.")
     x, r = torch.zeros_like(b), b.clone()
     p, rr = r.clone(), r @ r
     for _ in range(iters):
@@ -73,7 +74,8 @@ def backtracking_line_search(
         backtrack_coeff:float=0.8, # $\alpha$
         backtrack_iters:int=10, # $K$
     )->int:
-    "Backtracking line search of TRPO; leaves `params` at the accepted step (or the old ones); returns the backtracks used."
+    ("Backtracking line search of TRPO; leaves `params` at the accepted step (or the old ones); returns the backtracks"
+     " used.")
     old = get_flat_params(params)
     for j in range(backtrack_iters):
         set_flat_params(params, old - backtrack_coeff**j * fullstep)
@@ -84,7 +86,8 @@ def backtracking_line_search(
 
 # %% ../../nbs/17_agents.trpo.ipynb #105a86ba
 class TRPOPolicyUpdate(VPGPolicyLoss):
-    "For each `Rollout`: a natural-gradient step of the policy with a KL-constrained backtracking line search, then records."
+    ("For each `Rollout`: a natural-gradient step of the policy with a KL-constrained backtracking line search, then "
+     "records.")
     titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy', 'BacktrackIters')
     def __init__(self,
                  source_datapipe,
@@ -113,7 +116,8 @@ class TRPOPolicyUpdate(VPGPolicyLoss):
             pi_old = detach_distribution(pi)
             loss = self.surrogate(r, pi)
             g = dp_avg(flat_grad(loss, params))   # CRITICAL: averaged over ranks, as every Hv below
-            loss_old, ent = loss.detach(), pi.entropy().mean().detach()   # as VPG and PPO: a Gaussian's mean over samples and action dimensions
+            # as VPG and PPO: a Gaussian's mean over samples and action dimensions
+            loss_old, ent = loss.detach(), pi.entropy().mean().detach()
             kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs))
             Hx = lambda v: dp_avg(fisher_vector_product(kl_fn, params, v, self.damping_coeff))
             x = conjugate_gradient(Hx, g, self.cg_iters)

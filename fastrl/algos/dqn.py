@@ -22,7 +22,9 @@ from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_r
 __all__ = ['dqn']
 
 # %% ../../nbs/38_algos.dqn.ipynb #737e063e
-def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discrete actions and Box, Discrete or MultiDiscrete observations (or an env id)
+# A zero-argument callable returning a gymnasium env with Discrete actions and Box, Discrete or MultiDiscrete
+# observations (or an env id)
+def dqn(env_fn,
         q_network=DQN, # Class `q_network(state_sz, action_sz, **q_kwargs)` of the Q-network
         q_kwargs=dict(hidden_sizes=(256,256)), # Keyword arguments of `q_network` (hidden_sizes; n_atoms, v_min, v_max for C51: default `c51_support(gamma, env's reward range)`)
         seed:int=0, # Seed of torch, numpy, random and the envs
@@ -48,7 +50,8 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
        ):
-    "DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; rl-zoo's CartPole-v1 defaults."
+    ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
+     "rl-zoo's CartPole-v1 defaults.")
     refuse_data_parallel('dqn')   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     env_fn = as_env_fn(env_fn, max_ep_len)
@@ -61,15 +64,18 @@ def dqn(env_fn, # A zero-argument callable returning a gymnasium env with Discre
     if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
     if categorical and isinstance(q_network, type) and hasattr(q_network, 'dist') and not {'v_min', 'v_max'} <= set(q_kwargs):
         if gamma >= 1: raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: q_kwargs=dict(v_min=..., v_max=...).")
-        env = env_fn(); v_min, v_max = c51_support(gamma, declared_reward_range(env)); env.close()   # every discounted return of the env's rewards
+        # every discounted return of the env's rewards
+        env = env_fn(); v_min, v_max = c51_support(gamma, declared_reward_range(env)); env.close()
         q_kwargs = dict(v_min=v_min, v_max=v_max) | dict(q_kwargs)
-    onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))   # one-hot inside the Q-network, as FlattenObservation lays it out
+    # one-hot inside the Q-network, as FlattenObservation lays it out
+    onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))
     if not (onehot or isinstance(obs_space, gym.spaces.Box)):
         raise ConfigError(f"dqn needs Box, Discrete or MultiDiscrete observations, but the env has {_space_str(obs_space)}; "
                           "wrap it in gymnasium.wrappers.FlattenObservation.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
     model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
-    if onehot:   # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
+    # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
+    if onehot:
         if not isinstance(getattr(model, 'layers', None), nn.Sequential):
             raise ConfigError(f"dqn one-hot encodes the env's {_space_str(obs_space)} observations in the Q-network's `layers`, which "
                               f"{type(model).__name__} lacks: wrap the env in gymnasium.wrappers.FlattenObservation instead.")

@@ -16,14 +16,16 @@ __all__ = ['box_actor_critic']
 
 # %% ../../nbs/31_algos.offpolicy.ipynb #b0xac001
 def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
-    "`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action space checked to be a `Box`, `actor_critic` built for its spaces."
+    ("`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action "
+     "space checked to be a `Box`, `actor_critic` built for its spaces.")
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, algo, name)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
     try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
     except ConfigError: raise
-    except Exception:   # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
+    # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
+    except Exception:
         if isinstance(obs_space, gym.spaces.Box): raise
         raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: wrap the env in "
                           "gymnasium.wrappers.FlattenObservation (one-hot), or pass an actor_critic that takes them.") from None

@@ -15,7 +15,8 @@ __all__ = ['ClipBoxActions', 'onpolicy_setup']
 
 # %% ../../nbs/30_algos.onpolicy.ipynb #0d049225
 class ClipBoxActions:
-    "Env factory: `env_fn()` (or `gym.make(env_fn)` for an id) with Box actions clipped to the bounds inside the env (`ClipAction`); picklable."
+    ("Env factory: `env_fn()` (or `gym.make(env_fn)` for an id) with Box actions clipped to the bounds inside the env "
+     "(`ClipAction`); picklable.")
     def __init__(self, env_fn):
         self.env_fn = env_fn
         self.__name__ = env_fn if isinstance(env_fn, str) else getattr(env_fn, '__name__', 'env_fn')
@@ -25,7 +26,8 @@ class ClipBoxActions:
         return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int, algo:str)->tuple:
-    "`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one learner batch per epoch."
+    ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
+     "learner batch per epoch.")
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, _ = env_spaces(env_fn)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')

@@ -30,7 +30,8 @@ def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
        ):
-    "Vanilla Policy Gradient with GAE-lambda, with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
+    ("Vanilla Policy Gradient with GAE-lambda, with Spinning Up's signature, defaults and logged keys; data-parallel "
+     "under `--cpu N`.")
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'vpg')
     learner = VPGLearner(ac, dls, logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,

@@ -21,7 +21,8 @@ __all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipp
            'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
-if not (os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')):  # headless: pygame renders rgb_array frames off-screen
+# headless: pygame renders rgb_array frames off-screen
+if not (os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')):
     os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')
 
 def _env_fn(env, render_mode=None)->Callable:
@@ -30,7 +31,8 @@ def _env_fn(env, render_mode=None)->Callable:
     return make
 
 def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:str|None=None, copy:bool=True):
-    "A vector env with `num_envs` copies of each env id (or factory) in `envs`, autoresetting in the same step; `copy=False` returns its own observation buffer, overwritten by the next step."
+    ("A vector env with `num_envs` copies of each env id (or factory) in `envs`, autoresetting in the same step; "
+     "`copy=False` returns its own observation buffer, overwritten by the next step.")
     envs = [envs] if isinstance(envs, str) or callable(envs) else list(envs)
     if not envs: raise ValueError("No environment given: pass a list of env ids, e.g. ['Pendulum-v1'].")
     for e in envs:
@@ -50,7 +52,8 @@ def _as_tensor(a)->Tensor:
     return torch.from_numpy(a.astype(np.float32) if a.dtype == np.float64 else a)
 
 class GymStepper(Pipe):
-    "Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` counts the transitions stepped (all lanes)."
+    ("Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` "
+     "counts the transitions stepped (all lanes).")
     def __init__(self,
                  source_datapipe, # Yields env ids or env factories, e.g. `ListSource(['Pendulum-v1'])`
                  agent=None, # An `AgentHead` (anything with `act(step)->np.ndarray`); `None` samples random actions
@@ -91,7 +94,8 @@ class GymStepper(Pipe):
         self.ones = torch.ones(N, dtype=torch.long)
 
     def _check(self, a:np.ndarray, field:str='observation', reset:bool=False)->np.ndarray:
-        "`a` (every lane's observation or reward), or `RunAborted` naming the lane if a value is NaN/Inf; float64 becomes float32."
+        ("`a` (every lane's observation or reward), or `RunAborted` naming the lane if a value is NaN/Inf; float64 "
+         "becomes float32.")
         # CRITICAL: nothing non-finite is stored or learnt from. One sum is the cheap test (NaN/Inf anywhere makes it non-finite)
         if a.dtype.kind == 'f' and not math.isfinite(a.sum()) and not np.isfinite(a).all():
             rows = a.reshape(self.num_envs, -1)
@@ -154,7 +158,8 @@ def env_step_counter(pipe):
 
 # %% ../../nbs/02_envs.gym.ipynb #cef73a87
 class _StepRing:
-    "The last `n` step batches as `[n, N, ...]` tensors; per-row scalar fields of one dtype are packed so one gather serves them all."
+    ("The last `n` step batches as `[n, N, ...]` tensors; per-row scalar fields of one dtype are packed so one gather "
+     "serves them all.")
     def __init__(self, step:SimpleStep, n:int):
         fields = [(k,v) for k,v in zip(step._fields, step) if isinstance(v, Tensor) and k!='n_steps']
         self.big = {k:torch.zeros((n,)+tuple(v.shape), dtype=v.dtype) for k,v in fields if v.ndim > 1}
@@ -175,7 +180,8 @@ class _StepRing:
         return w
 
 class NStepper(Pipe):
-    "Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`; `every_step`: one item per step, `W=0` when no window ends."
+    ("Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`; "
+     "`every_step`: one item per step, `W=0` when no window ends.")
     def __init__(self, source_datapipe, n:int=1, every_step:bool=False):
         if n < 1: raise ValueError(f"NStepper needs n >= 1, got {n}.")
         self.source_datapipe,self.n,self.every_step = source_datapipe,n,every_step
@@ -197,7 +203,8 @@ class NStepper(Pipe):
 
     def __iter__(self):
         n, p = self.n, torch.arange(self.n)
-        orders = [(pos - torch.arange(n-1, -1, -1)) % n for pos in range(n)]   # ring positions of the last n steps, oldest first
+        # ring positions of the last n steps, oldest first
+        orders = [(pos - torch.arange(n-1, -1, -1)) % n for pos in range(n)]
         for step in self.source_datapipe:
             if not is_step(step): yield step; continue
             if self.ring is None: self.ring, self.ep_len = _StepRing(step, n), np.zeros(step.bs, np.int64)
@@ -229,7 +236,8 @@ class NStepper(Pipe):
 
 # %% ../../nbs/02_envs.gym.ipynb #1b4199fd
 class NSkipper(Pipe):
-    "Keeps windows (or raw steps) whose first step index in the episode is a multiple of `n`; `every_step`: yields an empty batch (bs=0) where none is kept."
+    ("Keeps windows (or raw steps) whose first step index in the episode is a multiple of `n`; `every_step`: yields an"
+     " empty batch (bs=0) where none is kept.")
     def __init__(self, source_datapipe, n:int=1, every_step:bool=False):
         if n < 1: raise ValueError(f"NSkipper needs n >= 1, got {n}.")
         self.source_datapipe,self.n,self.every_step = source_datapipe,n,every_step
@@ -279,7 +287,8 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
 
 # %% ../../nbs/02_envs.gym.ipynb #8953459a
 class StepLister(Pipe):
-    "Groups `bs` consecutive step batches into a list; other items pass through. Each callable in `watchers` hears the rows of every step batch as it joins the list (a progress bar's hook: a list of a whole epoch is one item)."
+    ("Groups `bs` consecutive step batches into a list; other items pass through. Each callable in `watchers` hears "
+     "the rows of every step batch as it joins the list (a progress bar's hook: a list of a whole epoch is one item).")
     def __init__(self, source_datapipe, bs:int=1): self.source_datapipe,self.bs,self.watchers = source_datapipe,bs,[]
     @property
     def rows_per_item(self)->int|None:

@@ -39,7 +39,8 @@ def encode(o):
         return {'__ndarray__': torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf' else o.tolist(), 'dtype': str(o.dtype)}
     if isinstance(o, Tensor): return o.detach().clone()
     if isinstance(o, np.random.Generator): return {'__generator__': _bitgen_state(o.bit_generator.state)}
-    if isinstance(o, RunningMeanStd): return {'__rms__': [encode(o.mean), encode(o.var), encode(o.count)]}   # NormalizeObservation's obs_rms, ...
+    # NormalizeObservation's obs_rms, ...
+    if isinstance(o, RunningMeanStd): return {'__rms__': [encode(o.mean), encode(o.var), encode(o.count)]}
     if isinstance(o, deque):
         vs = [encode(v) for v in o]
         return _SKIP if any(v is _SKIP for v in vs) else {'__deque__': vs, 'maxlen': o.maxlen}
@@ -155,12 +156,14 @@ def _stat_layers(env)->list:
     return [l for l in _layers(env) if any(isinstance(v, RunningMeanStd) for v in vars(l).values())]
 
 def norm_stats(env)->list:
-    "The running statistics of `env`'s normalising wrappers (their `RunningMeanStd` attributes), outermost first, weights-only loadable."
+    ("The running statistics of `env`'s normalising wrappers (their `RunningMeanStd` attributes), outermost first, "
+     "weights-only loadable.")
     return [{'wrapper': type(l).__name__, 'stats': {k:encode(v) for k,v in vars(l).items() if isinstance(v, RunningMeanStd)}}
             for l in _stat_layers(env)]
 
 def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
-    "Load `norm_stats` into the same normalising wrappers of `env` (`what` names it in errors); `frozen`: they stop updating. Returns `env`."
+    ("Load `norm_stats` into the same normalising wrappers of `env` (`what` names it in errors); `frozen`: they stop "
+     "updating. Returns `env`.")
     ls = _stat_layers(env)
     have, want = [type(l).__name__ for l in ls], [s['wrapper'] for s in stats]
     if have != want:
@@ -172,12 +175,14 @@ def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
     return env
 
 def train_norm_stats(pipe)->list|None:
-    "`norm_stats` of lane 0 of the env pipe in `pipe`'s graph (None: no `GymStepper`, or its lanes run in subprocesses)."
+    ("`norm_stats` of lane 0 of the env pipe in `pipe`'s graph (None: no `GymStepper`, or its lanes run in "
+     "subprocesses).")
     venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
     return norm_stats(venv.envs[0]) if hasattr(venv, 'envs') else None
 
 def train_spaces(pipe)->dict|None:
-    "`space_state`s of one lane's observation and action spaces of the env pipe in `pipe`'s graph (None: no `GymStepper`)."
+    ("`space_state`s of one lane's observation and action spaces of the env pipe in `pipe`'s graph (None: no "
+     "`GymStepper`).")
     venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
     if venv is None: return None
     return dict(observation=space_state(venv.single_observation_space), action=space_state(venv.single_action_space))
@@ -288,7 +293,8 @@ def previous_path(path)->Path:
     path = Path(path); return path.with_name(f'{path.stem}.prev{path.suffix}')
 
 def save_checkpoint(obj, path, keep_previous:bool=False):
-    "`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`); `keep_previous`: the replaced file stays as `previous_path(path)`."
+    ("`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`); `keep_previous`: the replaced "
+     "file stays as `previous_path(path)`.")
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
     try:

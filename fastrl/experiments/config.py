@@ -37,7 +37,8 @@ def _describe_callable(f)->str:
     return f"{mod}.{name}"
 
 class EnvFn:
-    "Zero-argument env factory (Spinning Up's `env_fn`) from an env id or a callable, optionally with a time limit of `max_ep_len` steps."
+    ("Zero-argument env factory (Spinning Up's `env_fn`) from an env id or a callable, optionally with a time limit of"
+     " `max_ep_len` steps.")
     def __init__(self,
                  env:str|EnvSpec|callable, # A gymnasium env id (e.g. 'Pendulum-v1'), an `EnvSpec` (`env.spec`: id, kwargs and wrappers) or a zero-argument callable returning an env
                  max_ep_len:int|None=None, # Truncate episodes after this many steps (gymnasium `TimeLimit`; an env's own shorter limit still applies)
@@ -78,7 +79,8 @@ def as_env_fn(env_fn, max_ep_len:int|None=None)->EnvFn:
     return EnvFn(env_fn, max_ep_len)
 
 def env_spaces(env_fn)->tuple:
-    "`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry functions size their models from it."
+    ("`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry "
+     "functions size their models from it.")
     env = env_fn(); spaces = env.observation_space, env.action_space
     name = env.spec.id if env.spec is not None else 'the env'; env.close()
     return (*spaces, name)
@@ -91,13 +93,15 @@ def env_dataloaders(env_fn, # Zero-argument env factory, env id or `EnvFn`
                     max_ep_len:int|None=None, # Time limit added to `env_fn`
                     **kwargs, # More `GymTransformBlock` arguments (nsteps, nskips, firstlast, bs, async_envs, ...)
                    )->L:
-    "The training dataloaders (one env pipe) for `env_fn`, as `DataBlock(GymTransformBlock(...)).dataloaders` builds them."
+    ("The training dataloaders (one env pipe) for `env_fn`, as `DataBlock(GymTransformBlock(...)).dataloaders` builds "
+     "them.")
     env_fn = as_env_fn(env_fn, max_ep_len)
     return L(DataBlock(GymTransformBlock(agent=agent, seed=seed, num_envs=num_envs, **kwargs)).dataloaders([env_fn]))
 
 # %% ../../nbs/20a_experiments.config.ipynb #ae61e0bb
 def space_state(space)->dict|None:
-    "A weights-only-checkpoint form of a `Box`, `Discrete`, `MultiDiscrete` or `MultiBinary` space (None for other spaces)."
+    ("A weights-only-checkpoint form of a `Box`, `Discrete`, `MultiDiscrete` or `MultiBinary` space (None for other "
+     "spaces).")
     S = gym.spaces
     if isinstance(space, S.Box): return dict(kind='Box', low=torch.as_tensor(space.low), high=torch.as_tensor(space.high), dtype=str(space.dtype))
     if isinstance(space, S.Discrete): return dict(kind='Discrete', n=int(space.n), start=int(space.start))
@@ -145,7 +149,8 @@ def _wrapper_problem(w:WrapperSpec)->str|None:
     except Exception: return f"the wrapper {w.name} cannot be imported back from {w.entry_point!r}"
 
 def _spec_ref(spec:EnvSpec)->dict:
-    "`{'env_fn': id, 'spec': the EnvSpec as JSON}` (without render_mode), or with `refuse`: why a wrapper of it cannot be rebuilt."
+    ("`{'env_fn': id, 'spec': the EnvSpec as JSON}` (without render_mode), or with `refuse`: why a wrapper of it "
+     "cannot be rebuilt.")
     why = next((p for w in spec.additional_wrappers if (p := _wrapper_problem(w))), None)
     if why: return {'env_fn': spec.id, 'refuse': why}
     try: d = json.loads(spec.to_json())
@@ -160,7 +165,8 @@ def _wrapper_names(env)->list:
     return out + [type(env).__name__]
 
 def _registered_env(f)->dict|None:
-    "For a non-importable env factory (a lambda) of a registered gymnasium env: its id and make kwargs, or its `spec` when it has wrappers (`refuse`: why they cannot be rebuilt)."
+    ("For a non-importable env factory (a lambda) of a registered gymnasium env: its id and make kwargs, or its `spec`"
+     " when it has wrappers (`refuse`: why they cannot be rebuilt).")
     try:
         env = f(); spec = env.spec; names = _wrapper_names(env); env.close()
         if spec is None or spec.id not in gym.registry: return None
@@ -184,7 +190,8 @@ def _checked_env_ref(r:dict)->dict:
     return r
 
 def to_json(o, path:tuple=(), refs:dict|None=None):
-    "`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by key path."
+    ("`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by "
+     "key path.")
     refs = {} if refs is None else refs
     if o is None or isinstance(o, (bool, int, str)): return o
     if isinstance(o, float): return o if math.isfinite(o) else str(o)
@@ -195,13 +202,15 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, (list, tuple, set, frozenset)): return [to_json(v, path+(str(i),), refs) for i,v in enumerate(o)]
     if isinstance(o, EnvFn):
         if isinstance(o.env, EnvSpec): r = dict(_spec_ref(o.env), kwargs=to_json(o.kwargs))
-        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(o.kwargs)}   # an id, also as 'module:EnvId'
+        # an id, also as 'module:EnvId'
+        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(o.kwargs)}
         elif (i := _importable(o.env)): r = {'env_fn': i}
         else: r = _registered_env(o.env) if path == ('env_fn',) else None
         if r: refs[':'.join(path)] = _checked_env_ref(dict(r, max_ep_len=o.max_ep_len))
         return repr(o)
     if path == ('env_fn',) and callable(o) and not _importable(o) and (r := _registered_env(o)):
-        refs['env_fn'] = _checked_env_ref(r)   # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id (and wrappers)
+        # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id (and wrappers)
+        refs['env_fn'] = _checked_env_ref(r)
         return _describe_callable(o) if inspect.isfunction(o) else repr(o)[:200]
     if isinstance(o, (torch.device, torch.dtype, os.PathLike)): return str(o) if not isinstance(o, os.PathLike) else os.fspath(o)
     if isinstance(o, type) or callable(o):
@@ -210,16 +219,19 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
         return _describe_callable(o) if (inspect.isfunction(o) or isinstance(o, (type, functools.partial))) else repr(o)[:200]
     return repr(o)[:200]
 
-_MOVED = {f'fastrl.agents.{m}:{n}': f'fastrl.algos.{n}:{n}'   # entry functions recorded by runs made before fastrl.algos held them
+# entry functions recorded by runs made before fastrl.algos held them
+_MOVED = {f'fastrl.agents.{m}:{n}': f'fastrl.algos.{n}:{n}'
           for m, n in [('vpg', 'vpg'), ('ppo', 'ppo'), ('trpo', 'trpo'), ('ddpg_entry', 'ddpg'), ('td3', 'td3'), ('sac', 'sac'), ('dqn.basic', 'dqn')]}
-_MOVED['fastrl.agents.ddpg_entry:MLPActorCritic'] = 'fastrl.agents.ddpg_entry:DDPGActorCritic'   # renamed (Spinning Up's name for it)
+# renamed (Spinning Up's name for it)
+_MOVED['fastrl.agents.ddpg_entry:MLPActorCritic'] = 'fastrl.agents.ddpg_entry:DDPGActorCritic'
 
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
     if isinstance(ref, dict):
         if 'refuse' in ref: raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or give the env: --env ENV_ID (test_policy, resume) or env_fn=... in Python.")
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
-        else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])   # 'module:EnvId' or 'module:function'
+        # 'module:EnvId' or 'module:function'
+        else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
         return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
     mod, name = _MOVED.get(ref, ref).split(':')
     obj = importlib.import_module(mod)

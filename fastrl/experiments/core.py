@@ -30,7 +30,8 @@ __all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'call_from_config', 'res
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 class CheckpointHook(LoggerBase):
-    "Last logger of the chain: at each `epoch` record (after the rows are written) calls `f(epoch)` (save model, checkpoint)."
+    ("Last logger of the chain: at each `epoch` record (after the rows are written) calls `f(epoch)` (save model, "
+     "checkpoint).")
     def __init__(self, f, source_datapipe=None): super().__init__(source_datapipe); self.f = f
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.f(r.value)
@@ -41,7 +42,8 @@ def _caller_entry(depth:int=2)->str|None:
     return f"{fr.f_globals.get('__name__')}:{fr.f_code.co_name}" if fr.f_code.co_name != '<module>' else None
 
 class Experiment:
-    "Output folder, `config.json`, seeding and process group of a run; `loggers` for the learner; `fit` runs the epochs."
+    ("Output folder, `config.json`, seeding and process group of a run; `loggers` for the learner; `fit` runs the "
+     "epochs.")
     def __init__(self,
                  config:dict, # The entry function's arguments: `locals()` on its first line
                  output_dir:str|Path|None=None, # Output folder (default: /tmp/experiments/<unix time>, as Spinning Up)
@@ -112,14 +114,16 @@ class Experiment:
         if err is not None: raise ConfigError(err)
 
     def _start(self):
-        "Rank 0: create the folder, take its lock, clear a replaced run, write config.json. Nothing is written before this."
+        ("Rank 0: create the folder, take its lock, clear a replaced run, write config.json. Nothing is written before"
+         " this.")
         d = self.output_dir
         try: d.mkdir(parents=True, exist_ok=True)
         except OSError as e: raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try: self.lock = RunLock(d).acquire()
         except OSError as e: raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try:
-            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)   # again, under the lock
+            # again, under the lock
+            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)
             if not self.resume:
                 for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name, 'config.json'): (d/n).unlink(missing_ok=True)
                 for n in ('pyt_save', 'tb'): shutil.rmtree(d/n, ignore_errors=True)
@@ -145,7 +149,8 @@ class Experiment:
         os.replace(tmp, self.output_dir/'config.json')
 
     def save_config(self):
-        "Write `config.json`: every argument (readable strings for what JSON cannot hold), `exp_name`, and how to rebuild the rest."
+        ("Write `config.json`: every argument (readable strings for what JSON cannot hold), `exp_name`, and how to "
+         "rebuild the rest.")
         cfg = dict(self.config)
         lk = cfg.get('logger_kwargs')
         if isinstance(lk, dict): cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
@@ -159,10 +164,12 @@ class Experiment:
 
     @property
     def loggers(self)->list:
-        "The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, mean over ranks (several processes), table, progress file, TensorBoard, checkpoint hook."
+        ("The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, mean over ranks "
+         "(several processes), table, progress file, TensorBoard, checkpoint hook.")
         if self._loggers is None:
             ls = [FiniteGuard()]
-            if self.world_size > 1: ls.append(RankMean(local=EpochStats.titles + _TEST_TITLES))   # every rank: losses etc. averaged over ranks
+            # every rank: losses etc. averaged over ranks
+            if self.world_size > 1: ls.append(RankMean(local=EpochStats.titles + _TEST_TITLES))
             ls.append(SpinupTable(show=self.show and self.is_main and not self.load_only))
             if self.is_main and not self.load_only:
                 ls.append(ProgressFile(self.output_dir/self.output_fname, append=self.ckpt is not None))
@@ -187,10 +194,13 @@ class Experiment:
 
     def _test_records(self, epoch:int)->list:
         if not self.is_main or self.agent is None or self.num_test_episodes <= 0: return []
-        env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))   # training statistics, frozen
-        test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch   # fresh, reproducible test episodes each epoch
+        # training statistics, frozen
+        env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
+        # fresh, reproducible test episodes each epoch
+        test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
         rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
-        return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]   # rank 0 alone: no collective
+        # rank 0 alone: no collective
+        return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]
 
     def _on_epoch_end(self, epoch:int):
         self.last_epoch = epoch
@@ -200,7 +210,8 @@ class Experiment:
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
         sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, 'env_stats': train_norm_stats(self.learner),
-              'spaces': train_spaces(self.learner)}   # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
+              # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
+              'spaces': train_spaces(self.learner)}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
@@ -213,11 +224,13 @@ class Experiment:
         else: sts = [st]
         if self.is_main: save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts},
                                          self.output_dir/'checkpoint.pt', keep_previous=True)
-        if self.world_size > 1: torch.distributed.barrier()   # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
+        # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
+        if self.world_size > 1: torch.distributed.barrier()
 
     def fit(self, learner, epochs:int, models:dict|None=None, agent=None, save_freq:int=1, num_test_episodes:int=10,
             test_env_fn=None, max_ep_len:int|None=None):
-        "Train `learner` for `epochs` epochs (the rest of them when resuming), logging Spinning Up's columns; returns `self`."
+        ("Train `learner` for `epochs` epochs (the rest of them when resuming), logging Spinning Up's columns; returns"
+         " `self`.")
         self.learner,self.models,self.agent,self.epochs = learner,dict(models or {}),agent,epochs
         self.save_freq,self.num_test_episodes,self.test_env_fn,self.max_ep_len = max(int(save_freq), 1),num_test_episodes,test_env_fn,max_ep_len
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
@@ -274,7 +287,8 @@ def _set_path(d:dict, path:list, v):
     d[path[-1]] = v
 
 def is_env_id(s:str)->bool:
-    "Whether config.json's string `s` is an env id an entry function takes (`'CartPole-v1'`, `'module:EnvId'`), not the name of an object."
+    ("Whether config.json's string `s` is an env id an entry function takes (`'CartPole-v1'`, `'module:EnvId'`), not "
+     "the name of an object.")
     return s in gym.registry or re.fullmatch(r'[\w.]+:[\w/.-]+', s) is not None
 
 def call_from_config(output_dir, logger_kwargs:dict, **overrides):
@@ -305,5 +319,6 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     return fn(**kwargs)
 
 def resume(output_dir, **overrides):
-    "Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values that were not serialisable."
+    ("Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values "
+     "that were not serialisable.")
     return call_from_config(output_dir, dict(resume=True), **overrides)

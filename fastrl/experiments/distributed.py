@@ -16,19 +16,23 @@ def get_rank()->int: return torch.distributed.get_rank() if dist_on() else 0
 def get_world_size()->int: return torch.distributed.get_world_size() if dist_on() else 1
 
 def setup_distributed()->int:
-    "Join the process group torchrun describes (if `WORLD_SIZE > 1` and none is initialised yet); returns the world size."
+    ("Join the process group torchrun describes (if `WORLD_SIZE > 1` and none is initialised yet); returns the world "
+     "size.")
     if not dist_on() and int(os.environ.get('WORLD_SIZE', '1')) > 1:
         backend = 'nccl' if torch.cuda.is_available() else 'gloo'
         if backend == 'nccl': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
         torch.distributed.init_process_group(backend)
-        atexit.register(_leave_group)   # a group left to the C++ teardown can abort the process at exit ("terminate called ...")
+        # a group left to the C++ teardown can abort the process at exit ("terminate called ...")
+        atexit.register(_leave_group)
     return get_world_size()
 
 def _leave_group():
     if dist_on(): torch.distributed.destroy_process_group()
 
 def refuse_data_parallel(algo:str, why:str="its replay buffer and updates are not data-parallel"):
-    "Raise a one-line error when an algorithm that does not support several processes runs under `--cpu > 1` (call it before `Experiment`)."
-    if max(get_world_size(), int(os.environ.get('WORLD_SIZE', '1'))) > 1:   # checked before the process group exists too
+    ("Raise a one-line error when an algorithm that does not support several processes runs under `--cpu > 1` (call it"
+     " before `Experiment`).")
+    # checked before the process group exists too
+    if max(get_world_size(), int(os.environ.get('WORLD_SIZE', '1'))) > 1:
         raise RuntimeError(f"{algo} does not support --cpu > 1 ({why}); run it with --cpu 1. "
                            "Data-parallel algorithms: vpg, ppo, trpo.")

@@ -19,7 +19,8 @@ def default_data_dir()->str:
     return os.environ.get('FASTRL_DATA_DIR') or osp.join(os.getcwd(), 'data')
 
 def check_exp_name(exp_name:str)->str:
-    "`exp_name` if it names a folder inside `data_dir`; else a `ConfigError` (no path separators, `..`, absolute paths)."
+    ("`exp_name` if it names a folder inside `data_dir`; else a `ConfigError` (no path separators, `..`, absolute "
+     "paths).")
     from fastrl.core import ConfigError
     if not isinstance(exp_name, str) or not exp_name.strip() or exp_name in ('.', '..') or '/' in exp_name or '\\' in exp_name \
        or osp.isabs(exp_name) or '\0' in exp_name:
@@ -124,7 +125,8 @@ class ExperimentGrid:
         return [_unflatten(dict(zip(self.keys, combo))) for combo in itertools.product(*self.vals)]
 
     def variant_name(self, variant:dict)->str:
-        "Experiment name of `variant`: the grid name plus `_shorthand+value` for each varying (or `in_name`) key but `seed`."
+        ("Experiment name of `variant`: the grid name plus `_shorthand+value` for each varying (or `in_name`) key but "
+         "`seed`.")
         name = self.name
         for k, vs, sh, inn in zip(self.keys, self.vals, self.shs, self.in_names):
             if k == 'seed' or not (len(vs) > 1 or inn): continue
@@ -154,7 +156,8 @@ class ExperimentGrid:
             keep_snapshots:bool=False, # Keep every saved epoch's model (`test_policy --itr`)
             quiet:bool=False, # No progress bars or epoch tables
            )->list:
-        "Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the runs' output folders."
+        ("Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the "
+         "runs' output folders.")
         self.print()
         todo = []
         for var in self.variants():
@@ -168,12 +171,14 @@ class ExperimentGrid:
 
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
 def make_env_fn(env_name:str, **env_kwargs):
-    "`env_fn` building `gym.make(env_name, **env_kwargs)`: an `EnvFn` (picklable, recorded in `config.json` so the env can be rebuilt)."
+    ("`env_fn` building `gym.make(env_name, **env_kwargs)`: an `EnvFn` (picklable, recorded in `config.json` so the "
+     "env can be rebuilt).")
     from fastrl.experiments.config import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
     return EnvFn(env_name, **env_kwargs)
 
 def check_env_installed(name:str)->str:
-    "`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the mujoco extra)."
+    ("`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the"
+     " mujoco extra).")
     import gymnasium as gym
     try: gym.make(name).close()
     except (gym.error.DependencyNotInstalled, ImportError) as e:
@@ -181,7 +186,8 @@ def check_env_installed(name:str)->str:
     return name
 
 def check_env_name(name:str)->str:
-    "`name` if gymnasium knows that environment id (`module:EnvId`: after importing `module`, as `gym.make` does), else a `ValueError` naming the closest registered ids."
+    ("`name` if gymnasium knows that environment id (`module:EnvId`: after importing `module`, as `gym.make` does), "
+     "else a `ValueError` naming the closest registered ids.")
     import difflib, gymnasium as gym
     env_id = name
     if ':' in name:   # gymnasium's own form: importing the module registers its envs
@@ -279,7 +285,8 @@ def call_experiment(
     overwrite:bool=False, # Replace a run already in the output folder (default: refuse)
     keep_snapshots:bool=False, # Keep the saved model of every saved epoch (`test_policy --itr`)
     quiet:bool=False, # No progress bars or epoch table (the progress file is written as always)
-    **kwargs): # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
+    # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
+    **kwargs):
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     logger_kwargs = setup_logger_kwargs(exp_name, kwargs.get('seed', 0), data_dir, datestamp)
@@ -298,7 +305,8 @@ def call_experiment(
 # %% ../../nbs/21_experiments.grid.ipynb #8bfe02b5
 def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
                    data_dir:str=None, datestamp:bool=False, overwrite:bool=False):
-    "Refuse a grid (`ConfigError`) before its first run: a variant's argument out of range, a folder that holds a run or is under a file, two variants sharing a folder."
+    ("Refuse a grid (`ConfigError`) before its first run: a variant's argument out of range, a folder that holds a run"
+     " or is under a file, two variants sharing a folder.")
     from fastrl.core import ConfigError
     from fastrl.experiments.guards import check_args, check_output_dir, refuse_existing_run
     seen = {}

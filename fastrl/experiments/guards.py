@@ -49,11 +49,13 @@ def check_args(config:dict):
         if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
 
 def check_kwargs(f, kwargs:dict, arg:str):
-    "A `ConfigError` naming the keys of `kwargs` (the user's argument `arg`, e.g. `ac_kwargs`) that callable `f` does not take."
+    ("A `ConfigError` naming the keys of `kwargs` (the user's argument `arg`, e.g. `ac_kwargs`) that callable `f` does"
+     " not take.")
     try: ps = inspect.signature(f).parameters
     except (TypeError, ValueError): return   # a callable without a signature: let it speak for itself
     if any(p.kind == p.VAR_KEYWORD for p in ps.values()): return
-    takes = [n for n,p in list(ps.items())[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]   # after the two spaces / sizes
+    # after the two spaces / sizes
+    takes = [n for n,p in list(ps.items())[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     bad = [k for k in kwargs if k not in takes]
     if bad: raise ConfigError(f"{arg} has {', '.join(map(repr, bad))}, which {getattr(f, '__name__', f)} does not take; "
                               f"it takes: {', '.join(takes) or 'nothing'}")
@@ -79,7 +81,8 @@ def refuse_existing_run(folder, output_fname:str='progress.txt'):
                                 "or replace it with --overwrite (logger_kwargs=dict(overwrite=True) in Python)")
 
 def check_output_dir(folder):
-    "A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file, or the nearest existing one is not writable."
+    ("A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file, or the nearest "
+     "existing one is not writable.")
     folder = Path(folder)
     bad = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if bad is not None: raise ConfigError(f"{bad} is a file, not a folder: choose another data_dir or output_dir")
@@ -87,7 +90,8 @@ def check_output_dir(folder):
     if not os.access(near, os.W_OK | os.X_OK): raise ConfigError(f"{near} is not writable: choose another data_dir or output_dir")
 
 class RunLock:
-    "Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the process ends, however it ends."
+    ("Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the "
+     "process ends, however it ends.")
     def __init__(self, folder): self.path,self.f = Path(folder)/'.lock',None
     def acquire(self):
         while True:
@@ -123,7 +127,8 @@ def _finite(v)->bool|None:
     return None
 
 class FiniteGuard(LoggerBase):
-    "First logger of an `Experiment`'s chain: raises `RunAborted` at a NaN/Inf record of the learner, and at an `epoch` record (before any logger writes that epoch) when a model's parameters are not finite."
+    ("First logger of an `Experiment`'s chain: raises `RunAborted` at a NaN/Inf record of the learner, and at an "
+     "`epoch` record (before any logger writes that epoch) when a model's parameters are not finite.")
     skip = EpochStats.titles + _TEST_TITLES + NOT_COLUMNS   # episode statistics: NaN when no episode ended is no fault
     def __init__(self, models:dict|None=None, source_datapipe=None):
         super().__init__(source_datapipe); self.models = models or {}

@@ -14,7 +14,8 @@ __all__ = ['get_datasets', 'resolve_logdirs', 'get_all_datasets', 'smooth', 'iqm
 
 # %% ../../nbs/25_experiments.plot.ipynb #e410705d
 def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
-    "One `DataFrame` per `progress.txt` below `logdir`, with columns `Unit`, `Condition1`, `Condition2`, `Performance` added."
+    ("One `DataFrame` per `progress.txt` below `logdir`, with columns `Unit`, `Condition1`, `Condition2`, "
+     "`Performance` added.")
     units = {} if units is None else units
     out = []
     for root, dirs, files in sorted(os.walk(logdir)):
@@ -39,7 +40,8 @@ def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
     return out
 
 def resolve_logdirs(all_logdirs:list, select:list=None, exclude:list=None)->list:
-    "Log folders named by `all_logdirs`: a folder ending in `/` as is, else every folder beside it whose name starts with it."
+    ("Log folders named by `all_logdirs`: a folder ending in `/` as is, else every folder beside it whose name starts "
+     "with it.")
     logdirs = []
     for logdir in all_logdirs:
         if osp.isdir(logdir) and logdir.endswith(os.sep): logdirs.append(logdir); continue
@@ -64,7 +66,8 @@ def get_all_datasets(all_logdirs:list, legend:list=None, select:list=None, exclu
 
 # %% ../../nbs/25_experiments.plot.ipynb #69858838
 def smooth(y, window:int=1)->np.ndarray:
-    "Centred moving average of `y` over `window` points, the window cut at the ends (Spinning Up's `--smooth`); a window longer than `y` is cut to its length."
+    ("Centred moving average of `y` over `window` points, the window cut at the ends (Spinning Up's `--smooth`); a "
+     "window longer than `y` is cut to its length.")
     y = np.asarray(y, dtype=float)
     window = min(window, len(y))
     if window <= 1: return y
@@ -85,7 +88,8 @@ def bootstrap_ci(v, stat=iqm, n_boot:int=2000, ci:float=95, rng=None)->tuple:
     return tuple(np.percentile(boots, [(100 - ci) / 2, 100 - (100 - ci) / 2]))
 
 def summarize(wide:pd.DataFrame, estimator:str='mean', iqm_ci:bool=False, n_boot:int=2000, ci:float=95, seed:int=0)->pd.DataFrame:
-    "Columns `center`, `lo`, `hi` for each row of `wide` (one column per seed): estimator ± std, or IQM and its bootstrap CI."
+    ("Columns `center`, `lo`, `hi` for each row of `wide` (one column per seed): estimator ± std, or IQM and its "
+     "bootstrap CI.")
     rng = np.random.default_rng(seed)
     rows = []
     for x, r in wide.iterrows():
@@ -117,7 +121,8 @@ def plot_data(ax, data:list, xaxis:str='TotalEnvInteracts', value:str='Performan
         wide = pd.concat([pd.Series(smooth(d[value], smooth_window), index=d[xaxis].to_numpy(), name=i) for i, d in enumerate(runs)],
                          axis=1).sort_index()
         s = summarize(wide, estimator, iqm_ci, n_boot, ci, seed)
-        line, = ax.plot(s.index, s.center, label=cond, marker='o' if len(s) < 10 else None, markersize=4)   # short curves stay visible
+        # short curves stay visible
+        line, = ax.plot(s.index, s.center, label=cond, marker='o' if len(s) < 10 else None, markersize=4)
         if len(runs) > 1: ax.fill_between(s.index, s.lo, s.hi, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel(xaxis); ax.set_ylabel(value + (' (IQM)' if iqm_ci else ''))
     if max(d[xaxis].max() for d in data) > 5e3: ax.ticklabel_format(style='sci', axis='x', scilimits=(0, 0))
@@ -148,7 +153,8 @@ def make_plots(
     for ax, value in zip(fig.subplots(1, len(values), squeeze=False)[0], values):
         plot_data(ax, data, xaxis, value, 'Condition2' if count else 'Condition1', smooth, estimator, iqm, n_boot, ci, seed)
     fig.tight_layout()
-    for cond in dict.fromkeys(d['Condition2' if count else 'Condition1'].iloc[0] for d in data):   # which curve is which folder
+    # which curve is which folder
+    for cond in dict.fromkeys(d['Condition2' if count else 'Condition1'].iloc[0] for d in data):
         paths = [d.attrs.get('path', '?') for d in data if d['Condition2' if count else 'Condition1'].iloc[0] == cond]
         print(f"{cond}: {len(paths)} run{'s' if len(paths) > 1 else ''} in {os.path.commonpath(paths) if len(paths) > 1 else paths[0]}")
     if savefig is None:
@@ -161,7 +167,8 @@ def make_plots(
 
 # %% ../../nbs/25_experiments.plot.ipynb #e4ea4028
 def main(args:list=None):
-    "`python -m fastrl.run plot LOGDIR ... [--legend ...] [--xaxis X] [--value ...] [--count] [--smooth S] [--select ...] [--exclude ...] [--est E] [--iqm]`"
+    ("`python -m fastrl.run plot LOGDIR ... [--legend ...] [--xaxis X] [--value ...] [--count] [--smooth S] [--select "
+     "...] [--exclude ...] [--est E] [--iqm]`")
     p = argparse.ArgumentParser(prog='python -m fastrl.run plot', description='Plot learning curves from progress.txt files.')
     p.add_argument('logdir', nargs='+', help='log folders or prefixes, searched recursively for progress.txt')
     p.add_argument('--legend', '-l', nargs='*', help='one label per log folder (default: exp_name)')

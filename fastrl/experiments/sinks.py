@@ -39,13 +39,15 @@ def _reduce_stats(xs:list, reduce:bool=True)->dict:
     return dict(mean=mean, std=math.sqrt(max(ss/n - mean*mean, 0.)), max=mx.item(), min=mn.item())
 
 def stat_records(name:str, xs:list, average_only:bool=False, reduce:bool=True)->list:
-    "Spinning Up's `log_tabular(name, with_min_and_max=True)` as records: Average/Std/Max/Min (or just `name`, the mean); `reduce`: pooled over ranks."
+    ("Spinning Up's `log_tabular(name, with_min_and_max=True)` as records: Average/Std/Max/Min (or just `name`, the "
+     "mean); `reduce`: pooled over ranks.")
     st = _reduce_stats(xs, reduce)
     if average_only: return [Record(name, st['mean'])]
     return [Record(f'Average{name}', st['mean']), Record(f'Std{name}', st['std']), Record(f'Max{name}', st['max']), Record(f'Min{name}', st['min'])]
 
 class EpochStats(Pipe):
-    "Counts finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records, `TotalEnvInteracts` the env transitions stepped by the training env (rows seen without a `GymStepper`)."
+    ("Counts finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records,"
+     " `TotalEnvInteracts` the env transitions stepped by the training env (rows seen without a `GymStepper`).")
     titles = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'EpLen', 'TotalEnvInteracts', 'Time')
     def __init__(self, source_datapipe,
                  on_epoch_end=None, # `f(epoch)->list[Record]`, e.g. test episodes
@@ -62,7 +64,8 @@ class EpochStats(Pipe):
         counter = env_step_counter(self.source_datapipe)   # the learner's LearnerBase: its training env's GymSteppers
         for o in self.source_datapipe:
             for s in iter_steps(o):
-                self.total += s.bs   # rows: the fallback count (a row of an n-step window is not n env steps: windows overlap)
+                # rows: the fallback count (a row of an n-step window is not n env steps: windows overlap)
+                self.total += s.bs
                 self._episodes(s)
             if isinstance(o, Record) and o.name == EpocherCollector.title:
                 yield from self.epoch_records(o.value, None if counter is None else counter.env_steps)
@@ -72,7 +75,8 @@ class EpochStats(Pipe):
         for _, ret, length in self.tracker.ended(s): self.ep_rets.append(ret); self.ep_lens.append(length)
 
     def epoch_records(self, epoch:int, env_steps:int|None=None)->list:
-        "The records of `epoch` (and resets the per-epoch episode lists); `env_steps`: transitions stepped so far (default: the rows seen)."
+        ("The records of `epoch` (and resets the per-epoch episode lists); `env_steps`: transitions stepped so far "
+         "(default: the rows seen).")
         total = torch.tensor([self.total if env_steps is None else env_steps], dtype=torch.float64)
         if dist_on(): torch.distributed.all_reduce(total)
         out = [Record('Epoch', epoch)] + stat_records('EpRet', self.ep_rets) + stat_records('EpLen', self.ep_lens, True)
@@ -95,7 +99,8 @@ SPINUP_ORDER = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'Av
 NOT_COLUMNS = ('batch', 'epoch', 'episode', 'rolling_reward')
 
 def spinup_columns(names)->list:
-    "`names` ordered as Spinning Up orders its columns: known keys first in its order, the others as given, `Time` last."
+    ("`names` ordered as Spinning Up orders its columns: known keys first in its order, the others as given, `Time` "
+     "last.")
     names = list(dict.fromkeys(n for n in names if n not in NOT_COLUMNS))
     known = [n for n in SPINUP_ORDER if n in names]
     return known + [n for n in names if n not in SPINUP_ORDER and n != 'Time'] + (['Time'] if 'Time' in names else [])
@@ -179,7 +184,8 @@ class ProgressFile(LoggerBase):
         os.replace(tmp, self.path)
 
 class TensorBoardSink(LoggerBase):
-    "Writes each epoch's means as TensorBoard scalars (`tensorboard` needed), x-axis `TotalEnvInteracts` (or the epoch)."
+    ("Writes each epoch's means as TensorBoard scalars (`tensorboard` needed), x-axis `TotalEnvInteracts` (or the "
+     "epoch).")
     def __init__(self, log_dir, source_datapipe=None):
         super().__init__(source_datapipe)
         self.log_dir,self.acc,self.writer = str(log_dir),EpochAccumulator(),None
@@ -207,7 +213,8 @@ def pool_means(parts:list)->dict:
     return {k:(S/N if N else math.nan) for k,(S,N) in out.items()}
 
 class RankMean(LoggerBase):
-    "Holds back an epoch's column records; before the `epoch` record yields each column's mean over all ranks (one collective per epoch)."
+    ("Holds back an epoch's column records; before the `epoch` record yields each column's mean over all ranks (one "
+     "collective per epoch).")
     def __init__(self,
                  local:tuple=(), # Columns not averaged over ranks (already global, or rank 0's own)
                  source_datapipe=None):
@@ -223,7 +230,8 @@ class RankMean(LoggerBase):
                     continue
             yield o
     def means(self)->list:
-        "The held-back columns as records (and a column only other ranks logged): `local` ones this rank's mean, the others pooled over ranks."
+        ("The held-back columns as records (and a column only other ranks logged): `local` ones this rank's mean, the "
+         "others pooled over ranks.")
         mine = {k:v for k,v in self.sums.items() if k not in self.local}
         parts = [None]*get_world_size()
         # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged (local columns never enter it)

@@ -28,7 +28,8 @@ def saved_model(fpath, itr=None)->Path:
     return Path(fpath)/'pyt_save'/(f'model{itr}.pt' if itr is not None and itr >= 0 else 'model.pt')
 
 def recorded_env(fpath)->bool:
-    "Whether `fpath/config.json` can rebuild the run's env (an env id, a spec, an importable factory), not only name it."
+    ("Whether `fpath/config.json` can rebuild the run's env (an env id, a spec, an importable factory), not only name "
+     "it.")
     p = Path(fpath)/'config.json'
     if not p.exists(): return True   # call_from_config says what is missing
     cfg = json.loads(p.read_text())
@@ -36,7 +37,8 @@ def recorded_env(fpath)->bool:
     return 'env_fn' in cfg.get('__fastrl__', {}).get('refs', {}) or not isinstance(env, str) or is_env_id(env)
 
 def spaces_env_fn(fpath, itr=None):
-    "A factory of `SpacesEnv`s with the spaces saved with the model of `fpath`: for a run whose env config.json cannot rebuild."
+    ("A factory of `SpacesEnv`s with the spaces saved with the model of `fpath`: for a run whose env config.json "
+     "cannot rebuild.")
     p = saved_model(fpath, itr)
     if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
     sd = load_checkpoint(p)
@@ -77,7 +79,8 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
     exp, get_action = _loaded_agent(fpath, itr, deterministic, overrides)
     env_fn = as_env_fn(exp.config['env_fn'] if 'env_fn' not in overrides else overrides['env_fn'])
     env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
-    stats = load_checkpoint(saved_model(fpath, itr)).get('env_stats')   # the training env's normalising statistics (None: saved before fastrl kept them)
+    # the training env's normalising statistics (None: saved before fastrl kept them)
+    stats = load_checkpoint(saved_model(fpath, itr)).get('env_stats')
     if stats is not None: load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
     return env, get_action
 
@@ -86,7 +89,8 @@ def load_policy(fpath, # Output folder of a run
                 deterministic:bool=True, # Act without exploration / with the mean action
                 **overrides, # Arguments config.json could not record (not needed for env_fn: the saved spaces stand in)
                ):
-    "`get_action(obs) -> action` of the policy saved in `fpath`; no env needed: when config.json cannot rebuild it, the saved spaces size the networks."
+    ("`get_action(obs) -> action` of the policy saved in `fpath`; no env needed: when config.json cannot rebuild it, "
+     "the saved spaces size the networks.")
     itr = _itr(itr)
     if 'env_fn' not in overrides and not recorded_env(fpath): overrides['env_fn'] = spaces_env_fn(fpath, itr)
     return _loaded_agent(fpath, itr, deterministic, overrides)[1]
@@ -104,7 +108,8 @@ def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to reco
                fps:int=30, # Frames per second of the video
                seed:int|None=0, # Seed of the first reset
               )->tuple:
-    "Play `num_episodes` episodes, printing each one's return and length; returns (returns, lengths, video file or None)."
+    ("Play `num_episodes` episodes, printing each one's return and length; returns (returns, lengths, video file or "
+     "None).")
     record = render and (video_path is not None or not has_screen() or getattr(env, 'render_mode', None) == 'rgb_array')
     if record and getattr(env, 'render_mode', None) != 'rgb_array':
         print("run_policy: the env was not made with render_mode='rgb_array'; not recording a video."); record = False

@@ -37,13 +37,15 @@ class LearnerBase(Pipe):
         for o in self._it: yield o
     @property
     def env_steps(self)->int|None:
-        "Env transitions stepped by the `GymStepper`s of the training dataloader `dls[0]` (all lanes); `None` when it has none."
+        ("Env transitions stepped by the `GymStepper`s of the training dataloader `dls[0]` (all lanes); `None` when it"
+         " has none.")
         c = self._train
         if c.steppers is None: c.steppers = tuple(find_dps(self.dls[0], GymStepper)) if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ()
         return sum(s.env_steps for s in c.steppers) if c.steppers else None
 
 def set_agents_training(pipe, mode:bool):
-    "Put every agent (a pipe with `is_agent_head`) in the graph of `pipe` in training or evaluation mode; returns their previous modes."
+    ("Put every agent (a pipe with `is_agent_head`) in the graph of `pipe` in training or evaluation mode; returns "
+     "their previous modes.")
     heads = [dp for dp in all_dps(pipe) if getattr(dp, 'is_agent_head', False)]
     prev = [h.training for h in heads]
     for h in heads: h.train(mode)
@@ -88,7 +90,8 @@ class StepBatcher(Pipe):
             yield o
 
 # %% ../../nbs/06_learner.core.ipynb #95b252bc
-def is_loss(o)->bool: return isinstance(o, dict) and 'loss' in o   # a `Loss`, or a plain dict with a 'loss' key (a pipe of your own)
+# a `Loss`, or a plain dict with a 'loss' key (a pipe of your own)
+def is_loss(o)->bool: return isinstance(o, dict) and 'loss' in o
 
 class LossCollector(Pipe):
     "Yields `Record(title, loss)` for each loss dict and passes the dict on."
@@ -112,14 +115,16 @@ class LossCollector(Pipe):
         return ax
 
 def make_optimizer(params, lr:float, opt=torch.optim.Adam, **opt_kwargs)->torch.optim.Optimizer:
-    "`opt(params, lr=lr, ...)` using its fused kernel where `opt` has one (Adam, AdamW, SGD), else its multi-tensor (`foreach`) kernels: the same update in fewer kernel calls."
+    ("`opt(params, lr=lr, ...)` using its fused kernel where `opt` has one (Adam, AdamW, SGD), else its multi-tensor "
+     "(`foreach`) kernels: the same update in fewer kernel calls.")
     ps = inspect.signature(opt).parameters
     if 'fused' in ps and not opt_kwargs.get('foreach'): opt_kwargs.setdefault('fused', True)
     elif 'foreach' in ps and not opt_kwargs.get('fused'): opt_kwargs.setdefault('foreach', True)
     return opt(params, lr=lr, **opt_kwargs)
 
 def clip_grad_norm(params, max_norm:float)->torch.Tensor:
-    "Scale the gradients of `params` in place so that their joint 2-norm is at most `max_norm` (as `nn.utils.clip_grad_norm_`, in fewer calls: small nets step in microseconds); returns the norm before clipping."
+    ("Scale the gradients of `params` in place so that their joint 2-norm is at most `max_norm` (as "
+     "`nn.utils.clip_grad_norm_`, in fewer calls: small nets step in microseconds); returns the norm before clipping.")
     params = list(params)
     grads = [p.grad for p in params if p.grad is not None]
     if not grads: return torch.zeros(())
@@ -133,16 +138,20 @@ def clip_grad_norm(params, max_norm:float)->torch.Tensor:
     return total
 
 def opt_params(opt:torch.optim.Optimizer)->list:
-    "The parameters `opt` updates, read from its groups at each call (a cached list would go stale, e.g. when a checkpoint is loaded)."
+    ("The parameters `opt` updates, read from its groups at each call (a cached list would go stale, e.g. when a "
+     "checkpoint is loaded).")
     return [p for g in opt.param_groups for p in g['params']]
 
 def zero_grad(opt:torch.optim.Optimizer):
-    "`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (without the profiler record torch's method opens on every call)."
-    if type(opt).zero_grad is not torch.optim.Optimizer.zero_grad: return opt.zero_grad(set_to_none=True)   # a custom zero_grad runs itself
+    ("`opt.zero_grad(set_to_none=True)`: every gradient of `opt`'s parameters becomes `None` (without the profiler "
+     "record torch's method opens on every call).")
+    # a custom zero_grad runs itself
+    if type(opt).zero_grad is not torch.optim.Optimizer.zero_grad: return opt.zero_grad(set_to_none=True)
     for p in opt_params(opt): p.grad = None
 
 class _AdamPlan:
-    "The tensor lists of `opt`'s fused Adam/AdamW step, made once per optimiser state; each group's step counters become views of one tensor, so one `add_` counts them all."
+    ("The tensor lists of `opt`'s fused Adam/AdamW step, made once per optimiser state; each group's step counters "
+     "become views of one tensor, so one `add_` counts them all.")
     def __init__(self, opt):
         self.state,self.groups,self.lists = opt.state,opt.param_groups,[]
         for g in opt.param_groups:
@@ -154,18 +163,22 @@ class _AdamPlan:
             for i,s in enumerate(sts): s['step'] = flat[i]   # same values, now views of `flat`
             self.lists.append((ps, [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts], flat))
         self.sizes = [len(g['params']) for g in opt.param_groups]
-        self.held = [(p, opt.state[p], *t) for l in self.lists if l for p,*t in zip(*l[:4])]   # every object the kernel call relies on
+        # every object the kernel call relies on
+        self.held = [(p, opt.state[p], *t) for l in self.lists if l for p,*t in zip(*l[:4])]
     def fits(self, opt)->bool:
-        "Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move (`optimizer_to` replaces the moments and counters) makes the plan again."
+        ("Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move "
+         "(`optimizer_to` replaces the moments and counters) makes the plan again.")
         if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]: return False
         if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,b in zip(g['params'], l[0])): return False
         st = opt.state
         return all(st.get(p) is d and d.get('exp_avg') is m and d.get('exp_avg_sq') is v and d.get('step') is s for p,d,m,v,s in self.held)
 
-_adam_plans = weakref.WeakKeyDictionary()   # optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
+# optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
+_adam_plans = weakref.WeakKeyDictionary()
 
 def _direct_adam_lists(opt)->list|None:
-    "Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or `None` when `opt.step()` must run itself."
+    ("Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or "
+     "`None` when `opt.step()` must run itself.")
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
     if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks: return None
     for g in opt.param_groups:
@@ -173,17 +186,21 @@ def _direct_adam_lists(opt)->list|None:
     plan = _adam_plans.get(opt)
     if plan is None or not plan.fits(opt):
         try: plan = _adam_plans[opt] = _AdamPlan(opt)
-        except LookupError: return None   # a parameter has no state yet (opt.step() makes it) or groups mix devices/dtypes
+        # a parameter has no state yet (opt.step() makes it) or groups mix devices/dtypes
+        except LookupError: return None
     out = []
     for g, l in zip(opt.param_groups, plan.lists):
         if l is None: continue
         grads = [p.grad for p in l[0]]
-        if any(gr is None or gr.is_sparse for gr in grads): return None   # a parameter without gradient: opt.step() skips it
+        # a parameter without gradient: opt.step() skips it
+        if any(gr is None or gr.is_sparse for gr in grads): return None
         out.append((g, l[0], grads, *l[1:]))
     return out
 
 def optimizer_step(opt:torch.optim.Optimizer):
-    "`opt.step()`. For a fused Adam or AdamW (no amsgrad, no step hooks, state already made) the same update by a direct call of torch's fused kernel: torch's Python wrapper around it costs about as much as the kernel itself for a small network."
+    ("`opt.step()`. For a fused Adam or AdamW (no amsgrad, no step hooks, state already made) the same update by a "
+     "direct call of torch's fused kernel: torch's Python wrapper around it costs about as much as the kernel itself "
+     "for a small network.")
     groups = _direct_adam_lists(opt)
     if groups is None: return opt.step()
     for g, ps, grads, m, v, steps, flat in groups:
@@ -208,7 +225,8 @@ class BasicOptStepper(Pipe):
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(Pipe):
-    "Every `target_sync` step batches (or, when `target_sync` is a pipe upstream, when its `due` is true: TD3's delay): target <- tau*model + (1-tau)*target."
+    ("Every `target_sync` step batches (or, when `target_sync` is a pipe upstream, when its `due` is true: TD3's "
+     "delay): target <- tau*model + (1-tau)*target.")
     def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001, target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync
         self.target_model = deepcopy(model) if target_model is None else target_model
@@ -232,7 +250,8 @@ class SoftTargetUpdater(Pipe):
             yield o
 
 def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=None)->nn.Module:
-    "`target_model` if given, else the target of the `SoftTargetUpdater` of `model` found upstream of `pipe`, else `model` itself."
+    ("`target_model` if given, else the target of the `SoftTargetUpdater` of `model` found upstream of `pipe`, else "
+     "`model` itself.")
     if target_model is not None: return target_model
     for up in find_dps(pipe, SoftTargetUpdater):
         if up.model is model: return up.target_model
@@ -240,7 +259,8 @@ def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=Non
 
 # %% ../../nbs/06_learner.core.ipynb #0bcba7d9
 class LRScheduler(Pipe):
-    "Steps `scheduler`, an LR scheduler of the optimiser of the stepper it reads from, once per step batch that passes (one per gradient step)."
+    ("Steps `scheduler`, an LR scheduler of the optimiser of the stepper it reads from, once per step batch that "
+     "passes (one per gradient step).")
     def __init__(self, source_datapipe, scheduler): self.source_datapipe,self.scheduler = source_datapipe,scheduler
     def __iter__(self):
         for o in self.source_datapipe:
@@ -253,10 +273,12 @@ def linear_decay(total:int, final:float=0.)->Callable[[int],float]:
     "Factor on the learning rate after `n` gradient steps: from 1 at `n=0` down to `final` at `n=total`, then `final`."
     if total < 1: raise ValueError(f"linear_decay: total must be >= 1 gradient steps, got {total}.")
     if not 0 <= final <= 1: raise ValueError(f"linear_decay: final must be a factor in [0, 1], got {final}.")
-    return partial(_linear, total=total, final=final)   # a partial, not a closure: picklable, and LambdaLR checkpoints it
+    # a partial, not a closure: picklable, and LambdaLR checkpoints it
+    return partial(_linear, total=total, final=final)
 
 class LRSchedule:
-    "Augmentation of a learner: after every `BasicOptStepper`, an `LRScheduler` with torch's `LambdaLR(opt, lr_lambda)`: the optimiser's learning rate times `lr_lambda(n)` after `n` gradient steps."
+    ("Augmentation of a learner: after every `BasicOptStepper`, an `LRScheduler` with torch's `LambdaLR(opt, "
+     "lr_lambda)`: the optimiser's learning rate times `lr_lambda(n)` after `n` gradient steps.")
     def __init__(self, lr_lambda:Callable[[int],float]): self.lr_lambda = lr_lambda
     def __call__(self, root):
         make = lambda st: LRScheduler(st, torch.optim.lr_scheduler.LambdaLR(st.opt, self.lr_lambda))
@@ -281,7 +303,8 @@ def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str)->float:
 
 # %% ../../nbs/06_learner.core.ipynb #012c1f30
 def td_target(b:SimpleStep, q_next:Tensor, gamma:float)->Tensor:
-    "y = r + gamma^k (1 - terminated) q_next, k = `b.n_steps` (1 when absent): the bootstrap of every off-policy critic."
+    ("y = r + gamma^k (1 - terminated) q_next, k = `b.n_steps` (1 when absent): the bootstrap of every off-policy "
+     "critic.")
     k = b.n_steps if b.n_steps is not None else 1
     return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
 
@@ -290,7 +313,8 @@ def evaluate_agent(agent, env, episodes:int=10, seed:int|None=10_000, num_envs:i
                    deterministic:bool=True, # Play in evaluation mode (no exploration); False: as the agent is
                    lengths:bool=False, # Return `(returns, lengths)` instead of the returns
                   )->list|tuple:
-    "Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration (the one test-episode loop)."
+    ("Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration (the one "
+     "test-episode loop).")
     stepper = GymStepper(ListSource([env]), agent, seed=seed, num_envs=num_envs)
     modes = set_agents_training(agent, False) if (agent is not None and deterministic) else []
     tracker, rets, lens = EpisodeTracker(), [], []

@@ -74,7 +74,8 @@ class EpisodeTracker:
     def new_returns(self, step:SimpleStep)->list: return [r for _,r,_ in self.ended(step)]
     def new_episodes(self, step:SimpleStep)->list: return [(k,r) for k,r,_ in self.ended(step)]
     def ended(self, step:SimpleStep)->list:
-        "`(lane, return, length)` of each episode of `step` not seen yet; `lane` is `(proc_id, env_id)`, `length` counts env steps (nan without `step_n`)."
+        ("`(lane, return, length)` of each episode of `step` not seen yet; `lane` is `(proc_id, env_id)`, `length` "
+         "counts env steps (nan without `step_n`).")
         if step.terminated is None or step.total_reward is None: return []
         rows = _ended_rows(step)
         if not len(rows): return []
@@ -107,7 +108,8 @@ class EpisodeCollector(EpisodeEndCollector):
         self.episodes += len(new_returns); return self.episodes
 
 class RollingRewardCollector(EpisodeEndCollector):
-    "After a step batch that finishes episodes, yields `Record('rolling_reward', mean return of the last rolling_length episodes)`."
+    ("After a step batch that finishes episodes, yields `Record('rolling_reward', mean return of the last "
+     "rolling_length episodes)`.")
     title = 'rolling_reward'
     def __init__(self, source_datapipe, rolling_length:int=100):
         super().__init__(source_datapipe); self.returns = deque(maxlen=rolling_length)
@@ -136,7 +138,8 @@ class LoggerBase(Pipe):
 
 # %% ../../nbs/05_loggers.core.ipynb #b9ec7efd
 def retitle(pipe, titles:dict):
-    "Rename the `title` of every pipe in `pipe`'s graph from a key of `titles` to its value (e.g. 'critic-loss' -> 'LossQ')."
+    ("Rename the `title` of every pipe in `pipe`'s graph from a key of `titles` to its value (e.g. 'critic-loss' -> "
+     "'LossQ').")
     for dp in find_dps(pipe, object):
         t = getattr(dp, 'title', None)
         if isinstance(t, str) and t in titles: dp.title = titles[t]
@@ -159,7 +162,8 @@ def fmt_value(v, digits:int=5)->str:
     return str(int(v)) if v.is_integer() and abs(v) < 1e10 else f'{v:.{digits}g}'
 
 class ProgressBarLogger(LoggerBase):
-    "Progress bars and a table row per epoch of the records in a learner's stream; where bars cannot redraw (a file, a pipe) plain rows only."
+    ("Progress bars and a table row per epoch of the records in a learner's stream; where bars cannot redraw (a file, "
+     "a pipe) plain rows only.")
     width = 11   # every column at least this wide: a value never runs into the next one
     def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None, show:bool=True):
         super().__init__(source_datapipe)
@@ -174,18 +178,21 @@ class ProgressBarLogger(LoggerBase):
         if self.names is None:  # columns: the titles of the record-producing pipes upstream, epoch and batch last
             core = [self.epoch_on_pipe.title, self.batch_on_pipe.title]
             titles = {t for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(t := getattr(dp, 'title', None), str)}
-            titles |= {t for dp in find_dps(self.source_datapipe, IterDataPipe) for t in getattr(dp, 'titles', ())}  # pipes yielding several records
+            # pipes yielding several records
+            titles |= {t for dp in find_dps(self.source_datapipe, IterDataPipe) for t in getattr(dp, 'titles', ())}
             self.names = sorted(titles - set(core)) + core
         live = self.show and can_redraw()
         self.mb = master_bar(range(self.n_epochs)) if live else None
-        self.plain = self.show and not live   # redirected: one plain line per epoch, no bar states written into the file
+        # redirected: one plain line per epoch, no bar states written into the file
+        self.plain = self.show and not live
         self.lister = self._row_lister() if self.mb is not None else None
         if self.lister is not None: self.lister.watchers.append(self._rows_in)
         if self.mb is not None: self.mb.main_bar.update(0); self._new_pb()
         self.done_epochs = 0
 
     def _row_lister(self):
-        "The pipe that packs a whole epoch of env steps into one item (an on-policy rollout), if the bar should count its rows instead."
+        ("The pipe that packs a whole epoch of env steps into one item (an on-policy rollout), if the bar should count"
+         " its rows instead.")
         if self.batches != 1: return None
         srcs = [dp.dls[0] for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(getattr(dp, 'dls', None), list)]
         for dp in find_dps(srcs[0] if srcs else self.source_datapipe, IterDataPipe):
@@ -253,6 +260,7 @@ class ProgressBarLogger(LoggerBase):
         from matplotlib.ticker import MaxNLocator
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(self.epoch_on_pipe.title); ax.legend(); ax.grid(alpha=.3)
-        if title: ax.set_title('\n'.join(textwrap.wrap(title, 60)), fontsize=11)   # wrapped: a long title is not cut off at the figure's edge
+        # wrapped: a long title is not cut off at the figure's edge
+        if title: ax.set_title('\n'.join(textwrap.wrap(title, 60)), fontsize=11)
         if path is not None: ax.figure.savefig(path, dpi=100, bbox_inches='tight')
         return ax

@@ -47,7 +47,8 @@ def mp4_encoder()->str|None:
     return None
 
 def save_video(frames, path, fps:int=30)->Path:
-    "Write frames `[T,H,W,3]` (uint8) to `path` as MP4 if an encoder exists, else as a GIF next to it; returns the file written."
+    ("Write frames `[T,H,W,3]` (uint8) to `path` as MP4 if an encoder exists, else as a GIF next to it; returns the "
+     "file written.")
     path, frames = Path(path), np.asarray(frames)
     path.parent.mkdir(parents=True, exist_ok=True)
     enc = mp4_encoder()
@@ -89,7 +90,8 @@ class VideoCollector(Pipe):
             yield o
         self.frames = frames
         if not frames: return
-        if self.path is not None:   # a .gif path asks for a GIF; any other path gets MP4 (a GIF where no encoder is installed)
+        # a .gif path asks for a GIF; any other path gets MP4 (a GIF where no encoder is installed)
+        if self.path is not None:
             p = Path(self.path)
             self.saved = save_gif(frames, p, self.fps) if p.suffix.lower() == '.gif' else save_video(frames, p, self.fps)
         if self.show and in_notebook(): self.display()

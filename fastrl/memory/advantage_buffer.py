@@ -96,7 +96,8 @@ class AdvantageBuffer(Pipe):
         if step.bs != self.N: raise ValueError(f"AdvantageBuffer: a step batch has {step.bs} lanes, earlier ones had {self.N}.")
         b, t = self.buf, self.t
         b['obs'][t], b['act'][t], b['rew'][t] = step.state, step.action, step.reward
-        b['next_obs'][t] = step.next_state   # CRITICAL: the true final obs of finished lanes (GymStepper), bootstrapped on cuts
+        # CRITICAL: the true final obs of finished lanes (GymStepper), bootstrapped on cuts
+        b['next_obs'][t] = step.next_state
         b['terminated'][t], b['truncated'][t] = step.terminated, step.truncated
         self.t += 1
 

@@ -23,7 +23,8 @@ class ReplayStorage:
 
     @property
     def views(self)->dict|None:
-        "numpy views of the CPU buffers (`None` on an accelerator), remade whenever `buf` is replaced (loading, moving)."
+        ("numpy views of the CPU buffers (`None` on an accelerator), remade whenever `buf` is replaced (loading, "
+         "moving).")
         if self._views_of is not self.buf:
             self._views_of, self._views = self.buf, None
             if self.buf is not None and self.device.type == 'cpu':
@@ -45,7 +46,8 @@ class ReplayStorage:
         for k,b in self.buf.items():
             v = getattr(step, k)
             if v is None: raise ValueError(f"ReplayStorage: step batch has no '{k}' field, which earlier batches had.")
-            if views is not None: b, v = views[k], v.numpy(force=True)   # same memory, cheaper copies (force: from any device)
+            # same memory, cheaper copies (force: from any device)
+            if views is not None: b, v = views[k], v.numpy(force=True)
             elif v.device != b.device: v = v.to(b.device, non_blocking=True)
             if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
             else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
@@ -74,7 +76,8 @@ class ReplayStorage:
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(Pipe):
-    "Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` env steps (stored transitions over hand-made steps)."
+    ("Stores step batches in a tensor ring buffer; yields `gradient_steps` sampled batches of `bs` every `train_freq` "
+     "env steps (stored transitions over hand-made steps).")
     def __init__(self,
                  source_datapipe,
                  bs:int=128, # Transitions per sampled batch
@@ -92,7 +95,8 @@ class ExperienceReplay(Pipe):
         self.memory = ReplayStorage(max_sz, device)
 
     def __iter__(self):
-        counter = env_step_counter(self.source_datapipe)   # the env stepper (or a learner's LearnerBase) upstream, if any
+        # the env stepper (or a learner's LearnerBase) upstream, if any
+        counter = env_step_counter(self.source_datapipe)
         if counter is not None and self.last_env_steps is None: self.last_env_steps = counter.env_steps
         for o in self.source_datapipe:
             if isinstance(o, list) and o and is_step(o[0]): o = SimpleStep.cat(o)

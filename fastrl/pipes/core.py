@@ -150,7 +150,8 @@ def _side_pipes(dp):
             if isinstance(o, IterDataPipe): yield k,o
 
 def _setting(v)->str|None:
-    "A pipe setting as `show` prints it: numbers, strings and flags as themselves, a model by its class, an optimiser with its lr."
+    ("A pipe setting as `show` prints it: numbers, strings and flags as themselves, a model by its class, an optimiser"
+     " with its lr.")
     if v is None or isinstance(v, (bool, int, float, str)): return repr(v) if not isinstance(v, str) or len(v) < 40 else None
     if isinstance(v, nn.Module): return type(v).__name__
     if isinstance(v, torch.optim.Optimizer):
@@ -159,7 +160,8 @@ def _setting(v)->str|None:
     return None
 
 def pipe_settings(dp)->str:
-    "`name=value, ...` of the constructor arguments `dp` keeps (and its optimiser): what tells two pipes of one type apart."
+    ("`name=value, ...` of the constructor arguments `dp` keeps (and its optimiser): what tells two pipes of one type "
+     "apart.")
     try: names = [n for n in inspect.signature(type(dp).__init__).parameters if n not in ('self', 'source_datapipe')]
     except (TypeError, ValueError): names = []
     if 'opt' not in names and hasattr(dp, 'opt'): names.append('opt')
@@ -170,7 +172,8 @@ def pipeline_str(pipe:IterDataPipe, indent:int=0, _shown=None, _outer=frozenset(
     "The text `show_pipeline` prints; `settings`: each pipe with its key settings (`pipe_settings`)."
     shown = set() if _shown is None else _shown
     chain = pipe_chain(pipe)
-    outer = _outer | {id(d) for d in chain}   # pipes of this chain and the chains around it: referenced, not expanded again
+    # pipes of this chain and the chains around it: referenced, not expanded again
+    outer = _outer | {id(d) for d in chain}
     lines, pad = [], ' '*indent
     for dp in chain:
         if id(dp) in shown: lines.append(pad + type(dp).__name__ + ' (shown above)'); continue
@@ -215,7 +218,8 @@ def pipe_to_device(pipe:IterDataPipe, device, debug:bool=False)->IterDataPipe:
     return pipe
 
 def optimizer_to(opt:torch.optim.Optimizer, device, param_map:dict|None=None):
-    "Point `opt` at moved parameters (`param_map`: id(old) -> new) and move every state tensor to `device`; a `step` counter stays on the CPU unless its group is fused or capturable (where torch keeps it)."
+    ("Point `opt` at moved parameters (`param_map`: id(old) -> new) and move every state tensor to `device`; a `step` "
+     "counter stays on the CPU unless its group is fused or capturable (where torch keeps it).")
     param_map = param_map or {}
     for g in opt.param_groups: g['params'] = [param_map.get(id(p), p) for p in g['params']]
     step_moves = {id(p): bool(g.get('fused') or g.get('capturable')) for g in opt.param_groups for p in g['params']}

@@ -37,7 +37,8 @@ class DQN(nn.Module):
                 ):
         super().__init__()
         self.state_sz,self.action_sz,self.hidden_sizes = state_sz,action_sz,tuple(hidden_sizes)
-        self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn)   # every layer activated: the head follows
+        # every layer activated: the head follows
+        self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn)
         self.head = self.make_head(([state_sz, *hidden_sizes])[-1], action_sz)
 
     def make_head(self, n_in:int, action_sz:int)->nn.Module: return nn.Linear(n_in, action_sz)
@@ -52,7 +53,8 @@ class ArgMaxer(Pipe):
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #bc38843a
 class EpsilonSelector(ExplorationBase):
-    "With probability epsilon per lane, replaces the greedy action ([B] long) by a uniform random one; epsilon decays linearly."
+    ("With probability epsilon per lane, replaces the greedy action ([B] long) by a uniform random one; epsilon decays"
+     " linearly.")
     title = 'epsilon'
     def __init__(self, source_datapipe,
                  min_epsilon:float=0.02, # Final epsilon
@@ -84,7 +86,8 @@ class EpsilonSelector(ExplorationBase):
             eps = self.epsilon if explore else None
             # in an agent chain the lanes are known before the Q-network runs: draw first, so it runs only if a lane exploits
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
-            coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None   # as torch compares; numpy tests few lanes faster
+            # as torch compares; numpy tests few lanes faster
+            coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None
             if coin is not None and np.count_nonzero(coin) == lanes: a = torch.randint(self.action_sz, (lanes,)).to(device)
             else:
                 try: a = next(greedy)
@@ -129,7 +132,8 @@ class QTarget(NamedTuple):
     y:Tensor
 
 class TargetCalc(Pipe):
-    "For each step batch `b`: yields `QTarget(b, y)` with `y = r + gamma^k (1-terminated) Q'(s', a*)`, `a*` the greedy next action."
+    ("For each step batch `b`: yields `QTarget(b, y)` with `y = r + gamma^k (1-terminated) Q'(s', a*)`, `a*` the "
+     "greedy next action.")
     def __init__(self, source_datapipe,
                  model:nn.Module, # Online Q-network
                  t_model:nn.Module|None=None, # Target Q-network (`None`: the online network)
@@ -139,7 +143,8 @@ class TargetCalc(Pipe):
         self.source_datapipe,self.model,self.t_model,self.gamma,self.double = source_datapipe,model,t_model,gamma,double
 
     def copy(self, cls:type|None=None, **kwargs)->TargetCalc:
-        "A pipe of type `cls` (default: the same) with these settings but `kwargs`, reading from the same source (for `ReplaceDp`)."
+        ("A pipe of type `cls` (default: the same) with these settings but `kwargs`, reading from the same source (for"
+         " `ReplaceDp`).")
         kw = dict(model=self.model, t_model=self.t_model, gamma=self.gamma, double=self.double) | kwargs
         return (cls or type(self))(self.source_datapipe, **kw)
 
@@ -174,12 +179,14 @@ class TargetCalc(Pipe):
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #a3de8d95
 class QLossProcessor(Pipe):
-    "For each `QTarget(b, y)`: yields `{'loss': loss_func(Q(s,a), y), 'title': 'LossQ'}`, `Record('QVals', mean Q(s,a))`, then `b`."
+    ("For each `QTarget(b, y)`: yields `{'loss': loss_func(Q(s,a), y), 'title': 'LossQ'}`, `Record('QVals', mean "
+     "Q(s,a))`, then `b`.")
     title = 'QVals'
     def __init__(self, source_datapipe, model:nn.Module, loss_func:Callable=F.smooth_l1_loss, loss_title:str='LossQ'):
         self.source_datapipe,self.model,self.loss_func,self.loss_title = source_datapipe,model,loss_func,loss_title
     def copy(self, cls:type|None=None, **kwargs)->QLossProcessor:
-        "A pipe of type `cls` (default: the same) with these settings but `kwargs`, reading from the same source (for `ReplaceDp`)."
+        ("A pipe of type `cls` (default: the same) with these settings but `kwargs`, reading from the same source (for"
+         " `ReplaceDp`).")
         kw = dict(model=self.model, loss_func=self.loss_func, loss_title=self.loss_title) | kwargs
         return (cls or type(self))(self.source_datapipe, **kw)
     def loss(self, b:SimpleStep, y:Tensor)->tuple:
@@ -228,7 +235,8 @@ def DQNLearner(
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
     pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts,
                             train_freq=train_freq, gradient_steps=gradient_steps)
-    pipe.memory.skip_fields = REPLAY_SKIP + (('n_steps',) if nsteps == 1 else ())   # store (and sample) only what the update reads
+    # store (and sample) only what the update reads
+    pipe.memory.skip_fields = REPLAY_SKIP + (('n_steps',) if nsteps == 1 else ())
     pipe = StepBatcher(pipe)
     pipe = TargetCalc(pipe, model, gamma=gamma)
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)

@@ -18,7 +18,8 @@ __all__ = ['CategoricalDQN', 'declared_reward_range', 'c51_support', 'categorica
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #7b19abb6
 class CategoricalDQN(DQN):
-    "Return distributions on `n_atoms` atoms in [v_min, v_max]: `dist(s)` [B,action_sz,n_atoms]; `forward(s)` the Q-values [B,action_sz]."
+    ("Return distributions on `n_atoms` atoms in [v_min, v_max]: `dist(s)` [B,action_sz,n_atoms]; `forward(s)` the "
+     "Q-values [B,action_sz].")
     def __init__(self,
                  state_sz:int, # Size of the (flat) observation
                  action_sz:int, # Number of discrete actions
@@ -48,7 +49,8 @@ def declared_reward_range(env)->tuple|None:
 def c51_support(gamma:float=0.99, # Discount factor gamma (< 1)
                 reward_range:tuple|None=None, # (r_lo, r_hi) bounding one step's reward; None: (-1, 1)
                )->tuple:
-    "`(v_min, v_max)` = `(min(r_lo,0), max(r_hi,0)) / (1-gamma)`: the range of every discounted return of rewards in `reward_range`."
+    ("`(v_min, v_max)` = `(min(r_lo,0), max(r_hi,0)) / (1-gamma)`: the range of every discounted return of rewards in "
+     "`reward_range`.")
     if not 0 <= gamma < 1: raise ConfigError(f"C51's default support needs gamma in [0, 1), got {gamma}: set v_min and v_max yourself.")
     lo, hi = reward_range or (-1., 1.)
     return min(lo, 0.) / (1 - gamma), max(hi, 0.) / (1 - gamma)
@@ -81,7 +83,8 @@ class CategoricalTargetCalc(TargetCalc):
         return categorical_projection(b, p_next, net.support, self.gamma)
 
 class CategoricalLossProcessor(QLossProcessor):
-    "For each `QTarget(b, m)`: yields `{'loss': -mean sum_i m_i log p_i(s,a), 'title': 'LossQ'}`, `Record('QVals', mean Q(s,a))`, then `b`."
+    ("For each `QTarget(b, m)`: yields `{'loss': -mean sum_i m_i log p_i(s,a), 'title': 'LossQ'}`, `Record('QVals', "
+     "mean Q(s,a))`, then `b`.")
     def loss(self, b:SimpleStep, m:Tensor)->tuple:
         logp = self.model.logits(b.state).log_softmax(-1)                # [B,A,N]
         logp = logp[torch.arange(len(logp), device=logp.device), b.action.long().view(-1)]
@@ -89,7 +92,8 @@ class CategoricalLossProcessor(QLossProcessor):
         return -(m * logp).sum(-1).mean(), q
 
 def Categorical()->list:
-    "Augmentations of a DQN learner (with a `CategoricalDQN`): the projected distributional target and the cross-entropy loss."
+    ("Augmentations of a DQN learner (with a `CategoricalDQN`): the projected distributional target and the "
+     "cross-entropy loss.")
     def target(tc):
         if not hasattr(tc.model, 'dist'):
             raise ValueError(f"Categorical() needs a CategoricalDQN Q-network (with dist and support), got {type(tc.model).__name__}.")

@@ -12,5 +12,6 @@ __all__ = ['DoubleDQN']
 
 # %% ../../../nbs/13c_agents.dqn.double.ipynb #b975cd7f
 def DoubleDQN()->ReplaceDp:
-    "Augmentation of a DQN learner: its `TargetCalc` takes `argmax_a Q(s',a)` of the online network, evaluated by the target network."
+    ("Augmentation of a DQN learner: its `TargetCalc` takes `argmax_a Q(s',a)` of the online network, evaluated by the"
+     " target network.")
     return ReplaceDp(TargetCalc, lambda tc: tc.copy(double=True))

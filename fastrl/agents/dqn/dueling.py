@@ -26,7 +26,8 @@ class DuelingHead(nn.Module):
         self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn), nn.Linear(n, action_sz))
         self.grad_scale = grad_scale
     def forward(self, x:Tensor)->Tensor:
-        if x.requires_grad and self.grad_scale != 1: x.register_hook(lambda g: g * self.grad_scale)   # both streams' gradient, scaled
+        # both streams' gradient, scaled
+        if x.requires_grad and self.grad_scale != 1: x.register_hook(lambda g: g * self.grad_scale)
         return dueling_aggregate(self.value(x), self.advantage(x))
 
 class DuelingDQN(DQN):

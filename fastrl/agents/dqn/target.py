@@ -14,7 +14,8 @@ __all__ = ['TargetNetwork']
 
 # %% ../../../nbs/13b_agents.dqn.target.ipynb #38122cb4
 class TargetNetwork:
-    "Augmentation of a DQN learner: a target network for its `TargetCalc`s, set to `tau*theta + (1-tau)*theta_target` every `target_update_interval` gradient steps."
+    ("Augmentation of a DQN learner: a target network for its `TargetCalc`s, set to `tau*theta + (1-tau)*theta_target`"
+     " every `target_update_interval` gradient steps.")
     def __init__(self,
                  target_update_interval:int=10_000, # C: gradient steps between updates of the target
                  tau:float=1., # 1: hard copy (Mnih et al.); < 1: soft update
@@ -31,7 +32,8 @@ class TargetNetwork:
             raise ValueError("TargetNetwork: the chain already has a target network for this Q-network.")
         made = []
         def make(stepper):
-            up = SoftTargetUpdater(stepper, model, tau=self.tau, target_sync=self.target_update_interval)  # CRITICAL: a separate copy
+            # CRITICAL: a separate copy
+            up = SoftTargetUpdater(stepper, model, tau=self.tau, target_sync=self.target_update_interval)
             made.append(up); return up
         root = InsertAfter(BasicOptStepper, make)(root)
         if len(made) != 1: raise LookupError(f"TargetNetwork: expected one BasicOptStepper, found {len(made)}.")
