@@ -54,7 +54,8 @@ def save_video(frames, path, fps:int=30)->Path:
     enc = mp4_encoder()
     if enc in ('pyav', 'imageio-ffmpeg'):
         import imageio.v3 as iio
-        iio.imwrite(path.with_suffix('.mp4'), frames, fps=fps, **({'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {}))
+        iio.imwrite(path.with_suffix('.mp4'), frames, fps=fps,   # even sizes suffice for H.264: no resize, no warning
+                    **({'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {'macro_block_size': 2}))
         return path.with_suffix('.mp4')
     if enc == 'ffmpeg':
         import matplotlib; matplotlib.use('Agg', force=False)
