@@ -273,11 +273,12 @@ def resume_cmd(args:list):
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
     p.add_argument('--epochs', type=int, default=None, help="epochs in all, to train a finished run longer (default: the run's own)")
     p.add_argument('--cpu', '--num_cpu', type=int, default=None, help='processes (default: as many as wrote the checkpoint)')
+    p.add_argument('--quiet', action='store_true', help='no progress bars or epoch table (progress.txt is still written)')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot rebuild (a Python callable)")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
-    over = ({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env)
+    over = ({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) | (dict(show=False) if a.quiet else {})
     n = a.cpu
     if n is None and 'WORLD_SIZE' not in os.environ:
         ck = os.path.join(a.fpath, 'checkpoint.pt')
@@ -285,7 +286,7 @@ def resume_cmd(args:list):
         except Exception: n = 1   # no or no readable checkpoint: `resume` itself says so, in one line
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
-                        *(['--env', a.env] if a.env else []), what=f'resume {a.fpath}')
+                        *(['--env', a.env] if a.env else []), *(['--quiet'] if a.quiet else []), what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
     # not a run folder, env not rebuildable
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None

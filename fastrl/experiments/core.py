@@ -318,7 +318,7 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     kwargs['logger_kwargs'] = lk
     return fn(**kwargs)
 
-def resume(output_dir, **overrides):
+def resume(output_dir, show:bool=True, **overrides):
     ("Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values "
      "that were not serialisable.")
-    return call_from_config(output_dir, dict(resume=True), **overrides)
+    return call_from_config(output_dir, dict(resume=True) if show else dict(resume=True, show=False), **overrides)
