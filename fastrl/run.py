@@ -25,7 +25,8 @@ def parse_value(s:str):
     return s if act is None else act
 
 # %% ../nbs/22_run.ipynb #8e07f45e
-SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu', dt='datestamp')
+SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu',
+                 dt='datestamp')
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
@@ -141,7 +142,8 @@ def build_grid(algo:str, args:list)->tuple:
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
-    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False, quiet=False), {}
+    run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
+                                 quiet=False), {}
     exp_name = default_exp_name(algo)
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
@@ -251,17 +253,20 @@ def _env_override(env:str|None)->dict:
 def test_policy_cmd(args:list):
     "`python -m fastrl.run test_policy DIR [-l L] [-n N] [-nr] [-i I] [-d]` (Spinning Up's flags)."
     import argparse
-    p = argparse.ArgumentParser(prog='python -m fastrl.run test_policy', description='Run a saved policy and print episode returns.')
+    p = argparse.ArgumentParser(prog='python -m fastrl.run test_policy',
+                                description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
     p.add_argument('--len', '-l', type=int, default=0, help='maximum episode length (0: no limit)')
     p.add_argument('--episodes', '-n', type=int, default=100, help='number of test episodes')
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
     p.add_argument('--itr', '-i', type=int, default=-1, help='saved snapshot to load (-1: the last)')
-    p.add_argument('--deterministic', '-d', action='store_true', help='deterministic (mean) actions for stochastic policies')
+    p.add_argument('--deterministic', '-d', action='store_true',
+                   help='deterministic (mean) actions for stochastic policies')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot rebuild (a Python callable)")
     a = p.parse_args(args)
     f = _delegate('fastrl.experiments.test_policy', 'test_policy_main')
-    try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr, deterministic=a.deterministic, **_env_override(a.env))
+    try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr,
+                  deterministic=a.deterministic, **_env_override(a.env))
     # not a run folder, no saved model, env not rebuildable
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None
 
@@ -269,11 +274,15 @@ def resume_cmd(args:list):
     ("`python -m fastrl.run resume DIR [--epochs N] [--cpu N]`: continue the run in DIR from its last checkpoint (to "
      "`N` epochs in all), in as many processes as wrote it.")
     import argparse
-    p = argparse.ArgumentParser(prog='python -m fastrl.run resume', description='Continue a run from its last checkpoint.')
+    p = argparse.ArgumentParser(prog='python -m fastrl.run resume',
+                                description='Continue a run from its last checkpoint.')
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
-    p.add_argument('--epochs', type=int, default=None, help="epochs in all, to train a finished run longer (default: the run's own)")
-    p.add_argument('--cpu', '--num_cpu', type=int, default=None, help='processes (default: as many as wrote the checkpoint)')
-    p.add_argument('--quiet', action='store_true', help='no progress bars or epoch table (progress.txt is still written)')
+    p.add_argument('--epochs', type=int, default=None,
+                   help="epochs in all, to train a finished run longer (default: the run's own)")
+    p.add_argument('--cpu', '--num_cpu', type=int, default=None,
+                   help='processes (default: as many as wrote the checkpoint)')
+    p.add_argument('--quiet', action='store_true',
+                   help='no progress bars or epoch table (progress.txt is still written)')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot rebuild (a Python callable)")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")

@@ -140,7 +140,8 @@ class SimpleModelRunner(Pipe):
         if hasattr(self.model, 'bind_action_space'): self.model.bind_action_space(action_space)
 
 def _box_bounds(space, device=None):
-    return (torch.as_tensor(space.low, dtype=torch.float32, device=device), torch.as_tensor(space.high, dtype=torch.float32, device=device))
+    return (torch.as_tensor(space.low, dtype=torch.float32, device=device),
+            torch.as_tensor(space.high, dtype=torch.float32, device=device))
 
 class ActionClip(Pipe):
     "Clips actions to `[clip_min, clip_max]` (from the env's Box action space unless given)."

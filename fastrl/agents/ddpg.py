@@ -82,7 +82,8 @@ class Critic(nn.Module):
         in1 = state_sz if conv_block is not None else state_sz + action_sz
         in2 = hidden1 + action_sz if conv_block is not None else hidden1
         self.l1,self.l2,self.head = nn.Linear(in1, hidden1), nn.Linear(in2, hidden2), head_layer(hidden2, 1)
-        self.bn1,self.bn2 = (nn.BatchNorm1d(hidden1), nn.BatchNorm1d(hidden2)) if batch_norm else (nn.Identity(), nn.Identity())
+        self.bn1,self.bn2 = (nn.BatchNorm1d(hidden1),
+                             nn.BatchNorm1d(hidden2)) if batch_norm else (nn.Identity(), nn.Identity())
         self.act = activation_fn()
         for l in (self.l1, self.l2): weight_init_fn(l)
         final_layer_init_fn(self.head)

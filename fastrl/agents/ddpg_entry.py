@@ -36,7 +36,8 @@ class MLPQFunction(nn.Module):
 
 class DDPGActorCritic(nn.Module):
     "Spinning Up's DDPG actor-critic: `pi` (deterministic actor) and `q`, built for the env's spaces."
-    def __init__(self, observation_space:gym.spaces.Box, action_space:gym.spaces.Box, hidden_sizes=(256,256), activation=nn.ReLU):
+    def __init__(self, observation_space:gym.spaces.Box, action_space:gym.spaces.Box, hidden_sizes=(256,256),
+                 activation=nn.ReLU):
         super().__init__()
         if not isinstance(action_space, gym.spaces.Box):
             raise ConfigError(f"DDPGActorCritic (DDPG) needs a Box action space, got {type(action_space).__name__}: "

@@ -53,7 +53,8 @@ def check_learner_input(dls, critic:nn.Module, algo:str):
     st = _train_stepper(dls)
     if st is None: return
     check_box_action_space(st.action_space, algo, st.env_names[0])
-    s = torch.as_tensor(st.observation_space.sample()[None], dtype=torch.float32, device=next(critic.parameters()).device)
+    s = torch.as_tensor(st.observation_space.sample()[None], dtype=torch.float32,
+                        device=next(critic.parameters()).device)
     a = torch.as_tensor(st.action_space.sample()[None], dtype=torch.float32, device=s.device)
     with torch.no_grad(): q = critic(s, a)
     if q.dim() != 2 or q.shape[1] < 2:

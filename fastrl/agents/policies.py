@@ -124,7 +124,8 @@ class MLPActorCritic(nn.Module):
                  algo:str='VPG, TRPO and PPO', # Names the algorithms in error messages
                 ):
         super().__init__()
-        obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic", 'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
+        obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic",
+                            'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
         if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
             self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation)
         elif isinstance(action_space, gym.spaces.Discrete):

@@ -81,7 +81,8 @@ def SACAgent(
     )->AgentHead:
     ("`DDPGAgent` without exploration noise that samples from the policy when training and takes its mean action when "
      "evaluating.")
-    fns = [RemoveDp(OrnsteinUhlenbeck), ReplaceDp(SimpleModelRunner, lambda r: StochasticModelRunner(r.source_datapipe, r.model))]
+    fns = [RemoveDp(OrnsteinUhlenbeck),
+           ReplaceDp(SimpleModelRunner, lambda r: StochasticModelRunner(r.source_datapipe, r.model))]
     if start_steps: fns.append(InsertAfter(StochasticModelRunner, lambda p: UniformWarmup(p, steps=start_steps)))
     agent = DDPGAgent(model, logger_bases, dp_augmentation_fns=fns + list(dp_augmentation_fns or []))
     agent.algo,agent.alternatives = 'SAC',_ALTERNATIVES
@@ -120,7 +121,8 @@ def sac_target(b:SimpleStep, actor:nn.Module, t_critic:nn.Module, gamma:float, a
 
 class SACCriticLossProcessor(TwinQLossProcessor):
     "`TwinQLossProcessor` with SAC's soft target (no target policy: the next action is sampled from `actor`)."
-    def __init__(self, source_datapipe, critic, actor, t_critic=None, gamma:float=0.99, alpha:Alpha|None=None, title:str='LossQ'):
+    def __init__(self, source_datapipe, critic, actor, t_critic=None, gamma:float=0.99, alpha:Alpha|None=None,
+                 title:str='LossQ'):
         super().__init__(source_datapipe, critic, actor, t_critic, actor, gamma, title)
         self.alpha = Alpha(0.2) if alpha is None else alpha
     def target(self, b): return sac_target(b, self.actor, self.t_critic, self.gamma, self.alpha())
@@ -190,7 +192,8 @@ def SACLearner(
     alpha_m, learnable = _alpha(alpha)
     target_entropy = -float(actor.action_sz) if target_entropy is None else target_entropy
     sac_fns = [ReplaceDp(CriticLossProcessor, lambda p: SACCriticLossProcessor(p.source_datapipe, critic, actor, p.t_critic, p.gamma, alpha_m)),
-               ReplaceDp(ActorLossProcessor, lambda p: SACActorLossProcessor(p.source_datapipe, critic, actor, alpha_m)),
+               ReplaceDp(ActorLossProcessor, lambda p: SACActorLossProcessor(p.source_datapipe, critic,
+                                                                             actor, alpha_m)),
                lambda pipe: remove_dp(pipe, _holding(pipe, SoftTargetUpdater, actor)),   # no target policy
                replay_schedule(train_freq, gradient_steps), spinup_titles]
     if learnable:

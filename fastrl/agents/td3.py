@@ -91,7 +91,8 @@ def TD3Agent(
     return agent
 
 # %% ../../nbs/11_agents.td3.ipynb #1c035714
-def smoothed_target_action(t_actor:nn.Module, s:Tensor, target_noise:float=0.2, noise_clip:float=0.5, noise:Tensor|None=None)->Tensor:
+def smoothed_target_action(t_actor:nn.Module, s:Tensor, target_noise:float=0.2, noise_clip:float=0.5,
+                           noise:Tensor|None=None)->Tensor:
     "mu'(s) + clip(N(0, target_noise), -noise_clip, noise_clip) * half-range, clipped to the action bounds."
     a = t_actor(s)
     scale = getattr(t_actor, 'action_scale', torch.ones_like(a[0]))
@@ -138,7 +139,8 @@ class TD3CriticLossProcessor(TwinQLossProcessor):
                  target_noise:float=0.2, noise_clip:float=0.5, title:str='LossQ'):
         super().__init__(source_datapipe, critic, actor, t_critic, t_actor, gamma, title)
         self.target_noise,self.noise_clip = target_noise,noise_clip
-    def target(self, b): return td3_target(b, self.t_actor, self.t_critic, self.gamma, self.target_noise, self.noise_clip)
+    def target(self, b): return td3_target(b, self.t_actor, self.t_critic, self.gamma, self.target_noise,
+                                           self.noise_clip)
 
 # %% ../../nbs/11_agents.td3.ipynb #9ba24693
 class DelayedActorLossProcessor(ActorLossProcessor):

@@ -54,7 +54,8 @@ def minibatches(n:int, mb_size:int|None):
 class ValueLoss(Pipe):
     "For each `Rollout`: `train_v_iters` passes of MSE regression of `ac.v(obs)` on `ret` (loss dicts), then records."
     titles = ('LossV', 'DeltaLossV')
-    def __init__(self, source_datapipe, ac:nn.Module, vf_lr:float=1e-3, train_v_iters:int=80, mb_size:int|None=None, opt=None):
+    def __init__(self, source_datapipe, ac:nn.Module, vf_lr:float=1e-3, train_v_iters:int=80,
+                 mb_size:int|None=None, opt=None):
         self.source_datapipe,self.ac,self.train_v_iters,self.mb_size = source_datapipe,ac,train_v_iters,mb_size
         self.opt = opt or make_optimizer(ac.v.parameters(), vf_lr)
     def loss(self, r:Rollout)->Tensor: return ((self.ac.v(r.obs) - r.ret)**2).mean()

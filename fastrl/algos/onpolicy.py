@@ -25,7 +25,8 @@ class ClipBoxActions:
         e = gym.make(self.env_fn) if isinstance(self.env_fn, str) else self.env_fn()
         return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
 
-def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int, algo:str)->tuple:
+def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int,
+                   algo:str)->tuple:
     ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
      "learner batch per epoch.")
     env_fn = as_env_fn(env_fn, max_ep_len)

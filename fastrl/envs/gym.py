@@ -72,11 +72,13 @@ class GymStepper(Pipe):
         self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None, copy=False)
         self.num_envs = self.env.num_envs
         self.observation_space,self.action_space = self.env.single_observation_space,self.env.single_action_space
-        if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary, gym.spaces.MultiDiscrete)):
+        if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary,
+                                                   gym.spaces.MultiDiscrete)):
             self.env.close()
             raise ValueError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; fastrl steps "
                              "array observations. Wrap the env, e.g. gymnasium.wrappers.FlattenObservation.")
-        if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space, self.env_names[0])
+        if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space,
+                                                                            self.env_names[0])
         self.obs,self._seeded = None,False
         self.env_steps = 0   # env transitions stepped, all lanes: a plain int, so a checkpoint saves it
 

@@ -23,7 +23,8 @@ from ..pipes.core import find_dps
 __all__ = ['train_ddpg_pendulum', 'main']
 
 # %% ../../nbs/90_examples.ddpg_pendulum.ipynb #6b08c150
-def train_ddpg_pendulum(epochs:int=15, batches:int=1000, seed:int=0, out:str|Path|None='runs/ddpg_pendulum', threads:int|None=1):
+def train_ddpg_pendulum(epochs:int=15, batches:int=1000, seed:int=0, out:str|Path|None='runs/ddpg_pendulum',
+                        threads:int|None=1):
     "Run the seed's DDPG example; returns (learner, logger, deterministic eval returns)."
     if threads: torch.set_num_threads(threads)
     set_seed(seed)
@@ -49,7 +50,8 @@ def train_ddpg_pendulum(epochs:int=15, batches:int=1000, seed:int=0, out:str|Pat
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         logger_base.df.to_csv(out/'table.csv', index=False)
-        logger_base.plot(['rolling_reward'], path=out/'learning_curve.png', title=f'DDPG on Pendulum-v1 (seed {seed}): mean return of the last 100 episodes')
+        logger_base.plot(['rolling_reward'], path=out/'learning_curve.png',
+                         title=f'DDPG on Pendulum-v1 (seed {seed}): mean return of the last 100 episodes')
         torch.save(actor.state_dict(), out/'actor.pt')
     print(f"trained {epochs} epochs x {batches} batches in {train_s:.0f}s; "
           f"deterministic return over 10 episodes: {np.mean(rets):.1f} ± {np.std(rets):.1f}")

@@ -88,7 +88,8 @@ def decode(o):
             return rms
         if '__deque__' in o: return deque([decode(v) for v in o['__deque__']], maxlen=o['maxlen'])
         if '__tuple__' in o: return tuple(decode(v) for v in o['__tuple__'])
-        if '__namedtuple__' in o: return {'SimpleStep': SimpleStep, 'Record': Record}[o['__namedtuple__']](*(decode(v) for v in o['values']))
+        if '__namedtuple__' in o: return {'SimpleStep': SimpleStep,
+                                          'Record': Record}[o['__namedtuple__']](*(decode(v) for v in o['values']))
         if '__dict__' in o: return {_hashable(decode(k)):decode(v) for k,v in o['__dict__']}
     return o
 
@@ -262,7 +263,8 @@ def load_graph_state(root, st:dict):
     dps = all_dps(root)
     keys = [f'{i:03d}.{type(dp).__name__}' for i,dp in enumerate(dps)]
     if keys != list(st['pipes']):
-        diff = next((f"{a} != {b}" for a,b in zip(keys, st['pipes']) if a != b), f"{len(keys)} pipes != {len(st['pipes'])}")
+        diff = next((f"{a} != {b}" for a,b in zip(keys, st['pipes']) if a != b),
+                    f"{len(keys)} pipes != {len(st['pipes'])}")
         raise ValueError(f"The checkpoint was made from a different pipe graph ({diff}): resume with the same algorithm and config.")
     loaded = set()
     for key,dp in zip(keys, dps):

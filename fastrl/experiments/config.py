@@ -103,9 +103,11 @@ def space_state(space)->dict|None:
     ("A weights-only-checkpoint form of a `Box`, `Discrete`, `MultiDiscrete` or `MultiBinary` space (None for other "
      "spaces).")
     S = gym.spaces
-    if isinstance(space, S.Box): return dict(kind='Box', low=torch.as_tensor(space.low), high=torch.as_tensor(space.high), dtype=str(space.dtype))
+    if isinstance(space, S.Box): return dict(kind='Box', low=torch.as_tensor(space.low),
+                                             high=torch.as_tensor(space.high), dtype=str(space.dtype))
     if isinstance(space, S.Discrete): return dict(kind='Discrete', n=int(space.n), start=int(space.start))
-    if isinstance(space, S.MultiDiscrete): return dict(kind='MultiDiscrete', nvec=torch.as_tensor(space.nvec), start=torch.as_tensor(space.start))
+    if isinstance(space, S.MultiDiscrete): return dict(kind='MultiDiscrete', nvec=torch.as_tensor(space.nvec),
+                                                       start=torch.as_tensor(space.start))
     if isinstance(space, S.MultiBinary): return dict(kind='MultiBinary', n=int(space.n) if np.isscalar(space.n) else [int(k) for k in space.n])
     return None
 
@@ -212,7 +214,8 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
         # e.g. `lambda: gym.make('CartPole-v1')`: rebuilt from the env's registered id (and wrappers)
         refs['env_fn'] = _checked_env_ref(r)
         return _describe_callable(o) if inspect.isfunction(o) else repr(o)[:200]
-    if isinstance(o, (torch.device, torch.dtype, os.PathLike)): return str(o) if not isinstance(o, os.PathLike) else os.fspath(o)
+    if isinstance(o, (torch.device, torch.dtype,
+                      os.PathLike)): return str(o) if not isinstance(o, os.PathLike) else os.fspath(o)
     if isinstance(o, type) or callable(o):
         r = _importable(o)
         if r: refs[':'.join(path)] = r

@@ -125,7 +125,8 @@ class Experiment:
             # again, under the lock
             if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)
             if not self.resume:
-                for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name, 'config.json'): (d/n).unlink(missing_ok=True)
+                for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name,
+                          'config.json'): (d/n).unlink(missing_ok=True)
                 for n in ('pyt_save', 'tb'): shutil.rmtree(d/n, ignore_errors=True)
             if not self.resume or not (d/'config.json').exists(): self.save_config()
             else: self._update_config(epochs=self.config.get('epochs'))

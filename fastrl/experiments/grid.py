@@ -246,7 +246,8 @@ class LaunchError(RuntimeError):
 
 def torchrun_cmd(num_cpu:int, module:str, *args)->list:
     "Command running `python -m module *args` in `num_cpu` processes on this machine under torchrun."
-    return [sys.executable, '-m', 'torch.distributed.run', '--standalone', f'--nproc_per_node={num_cpu}', '-m', module, *args]
+    return [sys.executable, '-m', 'torch.distributed.run', '--standalone', f'--nproc_per_node={num_cpu}', '-m',
+            module, *args]
 
 def torchrun(num_cpu:int, module:str, *args, what:str=''):
     "Run `torchrun_cmd(...)` with this process's import path (the workers import functions by name); waits for it."

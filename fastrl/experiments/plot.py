@@ -87,7 +87,8 @@ def bootstrap_ci(v, stat=iqm, n_boot:int=2000, ci:float=95, rng=None)->tuple:
     boots = stat(v[rng.integers(0, len(v), size=(n_boot, len(v)))], axis=-1)
     return tuple(np.percentile(boots, [(100 - ci) / 2, 100 - (100 - ci) / 2]))
 
-def summarize(wide:pd.DataFrame, estimator:str='mean', iqm_ci:bool=False, n_boot:int=2000, ci:float=95, seed:int=0)->pd.DataFrame:
+def summarize(wide:pd.DataFrame, estimator:str='mean', iqm_ci:bool=False, n_boot:int=2000, ci:float=95,
+              seed:int=0)->pd.DataFrame:
     ("Columns `center`, `lo`, `hi` for each row of `wide` (one column per seed): estimator ± std, or IQM and its "
      "bootstrap CI.")
     rng = np.random.default_rng(seed)
@@ -151,7 +152,8 @@ def make_plots(
     data = get_all_datasets(all_logdirs, legend, select, exclude)
     fig = PlotFigure(figsize=(6.4 * len(values), 4.8))
     for ax, value in zip(fig.subplots(1, len(values), squeeze=False)[0], values):
-        plot_data(ax, data, xaxis, value, 'Condition2' if count else 'Condition1', smooth, estimator, iqm, n_boot, ci, seed)
+        plot_data(ax, data, xaxis, value, 'Condition2' if count else 'Condition1', smooth, estimator, iqm,
+                  n_boot, ci, seed)
     fig.tight_layout()
     # which curve is which folder
     for cond in dict.fromkeys(d['Condition2' if count else 'Condition1'].iloc[0] for d in data):
@@ -169,11 +171,13 @@ def make_plots(
 def main(args:list=None):
     ("`python -m fastrl.run plot LOGDIR ... [--legend ...] [--xaxis X] [--value ...] [--count] [--smooth S] [--select "
      "...] [--exclude ...] [--est E] [--iqm]`")
-    p = argparse.ArgumentParser(prog='python -m fastrl.run plot', description='Plot learning curves from progress.txt files.')
+    p = argparse.ArgumentParser(prog='python -m fastrl.run plot',
+                                description='Plot learning curves from progress.txt files.')
     p.add_argument('logdir', nargs='+', help='log folders or prefixes, searched recursively for progress.txt')
     p.add_argument('--legend', '-l', nargs='*', help='one label per log folder (default: exp_name)')
     p.add_argument('--xaxis', '-x', default='TotalEnvInteracts', help='column for the x axis')
-    p.add_argument('--value', '-y', default=['Performance'], nargs='*', help='columns to plot (Performance: AverageTestEpRet or AverageEpRet)')
+    p.add_argument('--value', '-y', default=['Performance'], nargs='*',
+                   help='columns to plot (Performance: AverageTestEpRet or AverageEpRet)')
     p.add_argument('--count', action='store_true', help='one curve per seed')
     p.add_argument('--smooth', '-s', type=int, default=1, help='moving-average window')
     p.add_argument('--select', nargs='*', help='keep folders whose path contains all of these')

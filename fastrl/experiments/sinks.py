@@ -31,7 +31,8 @@ def _reduce_stats(xs:list, reduce:bool=True)->dict:
     mx = torch.tensor([max(xs) if xs else -math.inf], dtype=torch.float64)
     mn = torch.tensor([min(xs) if xs else math.inf], dtype=torch.float64)
     if reduce and dist_on():
-        for v,op in ((t, torch.distributed.ReduceOp.SUM), (mx, torch.distributed.ReduceOp.MAX), (mn, torch.distributed.ReduceOp.MIN)):
+        for v,op in ((t, torch.distributed.ReduceOp.SUM), (mx, torch.distributed.ReduceOp.MAX),
+                     (mn, torch.distributed.ReduceOp.MIN)):
             torch.distributed.all_reduce(v, op)
     n, s, ss = t.tolist()
     if n == 0: return dict(mean=math.nan, std=math.nan, max=math.nan, min=math.nan)
@@ -43,7 +44,8 @@ def stat_records(name:str, xs:list, average_only:bool=False, reduce:bool=True)->
      "mean); `reduce`: pooled over ranks.")
     st = _reduce_stats(xs, reduce)
     if average_only: return [Record(name, st['mean'])]
-    return [Record(f'Average{name}', st['mean']), Record(f'Std{name}', st['std']), Record(f'Max{name}', st['max']), Record(f'Min{name}', st['min'])]
+    return [Record(f'Average{name}', st['mean']), Record(f'Std{name}', st['std']), Record(f'Max{name}', st['max']),
+            Record(f'Min{name}', st['min'])]
 
 class EpochStats(Pipe):
     ("Counts finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records,"
@@ -87,7 +89,8 @@ class EpochStats(Pipe):
         return out
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #5b2901b5
-def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep_len:int|None=None, deterministic:bool=True)->tuple:
+def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep_len:int|None=None,
+                      deterministic:bool=True)->tuple:
     "(returns, lengths) of `episodes` episodes of `env_fn` played by `agent` (evaluation mode when `deterministic`)."
     return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
 

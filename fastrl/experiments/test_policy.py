@@ -144,4 +144,5 @@ def test_policy_main(fpath, # Output folder of a run
     render = not norender
     env, get_action = load_policy_and_env(fpath, 'last' if itr < 0 else itr, deterministic,
                                           render_mode=('human' if has_screen() else 'rgb_array') if render else None, **overrides)
-    return run_policy(env, get_action, len, episodes, render, video_path or (Path(fpath)/'test_policy.mp4' if render else None))
+    return run_policy(env, get_action, len, episodes, render,
+                      video_path or (Path(fpath)/'test_policy.mp4' if render else None))

@@ -161,7 +161,8 @@ class _AdamPlan:
             sts = [opt.state[p] for p in ps]
             flat = torch.stack([s['step'] for s in sts])
             for i,s in enumerate(sts): s['step'] = flat[i]   # same values, now views of `flat`
-            self.lists.append((ps, [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts], [s['step'] for s in sts], flat))
+            self.lists.append((ps, [s['exp_avg'] for s in sts], [s['exp_avg_sq'] for s in sts],
+                               [s['step'] for s in sts], flat))
         self.sizes = [len(g['params']) for g in opt.param_groups]
         # every object the kernel call relies on
         self.held = [(p, opt.state[p], *t) for l in self.lists if l for p,*t in zip(*l[:4])]
@@ -169,9 +170,11 @@ class _AdamPlan:
         ("Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move "
          "(`optimizer_to` replaces the moments and counters) makes the plan again.")
         if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]: return False
-        if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,b in zip(g['params'], l[0])): return False
+        if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,
+               b in zip(g['params'], l[0])): return False
         st = opt.state
-        return all(st.get(p) is d and d.get('exp_avg') is m and d.get('exp_avg_sq') is v and d.get('step') is s for p,d,m,v,s in self.held)
+        return all(st.get(p) is d and d.get('exp_avg') is m and d.get('exp_avg_sq') is v and d.get('step') is s for p,
+                   d,m,v,s in self.held)
 
 # optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
 _adam_plans = weakref.WeakKeyDictionary()
@@ -212,7 +215,8 @@ def optimizer_step(opt:torch.optim.Optimizer):
 
 class BasicOptStepper(Pipe):
     "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
-    def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam, max_grad_norm:float|None=None, **opt_kwargs):
+    def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam,
+                 max_grad_norm:float|None=None, **opt_kwargs):
         self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
         self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
     def __iter__(self):
@@ -227,7 +231,8 @@ class BasicOptStepper(Pipe):
 class SoftTargetUpdater(Pipe):
     ("Every `target_sync` step batches (or, when `target_sync` is a pipe upstream, when its `due` is true: TD3's "
      "delay): target <- tau*model + (1-tau)*target.")
-    def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001, target_sync:int=1):
+    def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001,
+                 target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync
         self.target_model = deepcopy(model) if target_model is None else target_model
         if self.target_model is model: raise ValueError("SoftTargetUpdater: target_model must be a separate copy of model, not the model itself.")

@@ -81,12 +81,14 @@ class EpisodeTracker:
         if not len(rows): return []
         out = []
         for i in rows.tolist():
-            key = (int(step.proc_id[i]) if step.proc_id is not None else 0, int(step.env_id[i]) if step.env_id is not None else 0)
+            key = (int(step.proc_id[i]) if step.proc_id is not None else 0,
+                   int(step.env_id[i]) if step.env_id is not None else 0)
             ep = int(step.episode_n[i]) if step.episode_n is not None else None   # None: every end is a new episode
             if ep is not None and self.last.get(key) == ep: continue
             self.last[key] = ep
             n = int(step.n_steps[i]) if step.n_steps is not None else 1   # an n-step row ends n env steps after step_n
-            out.append((key, float(step.total_reward[i]), int(step.step_n[i]) + n if step.step_n is not None else math.nan))
+            out.append((key, float(step.total_reward[i]),
+                        int(step.step_n[i]) + n if step.step_n is not None else math.nan))
         return out
 
 class EpisodeEndCollector(Pipe):
@@ -165,7 +167,8 @@ class ProgressBarLogger(LoggerBase):
     ("Progress bars and a table row per epoch of the records in a learner's stream; where bars cannot redraw (a file, "
      "a pipe) plain rows only.")
     width = 11   # every column at least this wide: a value never runs into the next one
-    def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None, show:bool=True):
+    def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None,
+                 show:bool=True):
         super().__init__(source_datapipe)
         self.epoch_on_pipe,self.batch_on_pipe,self.show = epoch_on_pipe,batch_on_pipe,show
         self.rows,self.last,self.sums,self.names,self.header_done,self.lister = [],{},{},None,False,None
@@ -219,9 +222,11 @@ class ProgressBarLogger(LoggerBase):
         else: self.last[r.name] = r.value
 
     def write_row(self, epoch):
-        vals = {k:torch.stack([torch.as_tensor(v, dtype=torch.float32) for v in vs]).mean().item() for k,vs in self.sums.items()}
+        vals = {k:torch.stack([torch.as_tensor(v, dtype=torch.float32) for v in vs]).mean().item() for k,
+                vs in self.sums.items()}
         vals.update({k:as_float(v) for k,v in self.last.items() if k!=self.batch_on_pipe.title})
-        vals.update({self.epoch_on_pipe.title:epoch, self.batch_on_pipe.title:int(self.last.get(self.batch_on_pipe.title, 0))})
+        vals.update({self.epoch_on_pipe.title:epoch,
+                     self.batch_on_pipe.title:int(self.last.get(self.batch_on_pipe.title, 0))})
         self.rows.append(vals); self.sums = {}
         self.table_row([fmt_value(vals.get(k)) for k in self.names])
 

@@ -23,7 +23,8 @@ class DuelingHead(nn.Module):
         super().__init__()
         n = ([n_in, *stream_sizes])[-1]
         self.value = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn), nn.Linear(n, 1))
-        self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn), nn.Linear(n, action_sz))
+        self.advantage = nn.Sequential(mlp([n_in, *stream_sizes], activation_fn, activation_fn),
+                                       nn.Linear(n, action_sz))
         self.grad_scale = grad_scale
     def forward(self, x:Tensor)->Tensor:
         # both streams' gradient, scaled
