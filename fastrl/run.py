@@ -98,7 +98,8 @@ def _check_value(flag:str, key:str, raw:str, v, default):
     "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
     last = key.split(':')[-1]
     if last in ('activation', 'activation_fn') or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default):
-        if not callable(v): raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as torch.nn.X, nn.X, lower case)")
+        if not callable(v):
+            raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as torch.nn.X, nn.X, lower case)")
         return v
     if last == 'hidden_sizes':
         if isinstance(v, int) and not isinstance(v, bool): v = [v]
@@ -112,13 +113,16 @@ def _check_value(flag:str, key:str, raw:str, v, default):
         if isinstance(v, float) and v.is_integer(): v = int(v)   # 4e3 -> 4000
         if not isinstance(v, int) or isinstance(v, bool): raise CLIError(f"{flag}: expected an integer, got {raw!r}")
     elif isinstance(default, float):
-        if not isinstance(v, (int, float)) or isinstance(v, bool): raise CLIError(f"{flag}: expected a number, got {raw!r}")
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise CLIError(f"{flag}: expected a number, got {raw!r}")
     elif isinstance(default, str): v = v if isinstance(v, str) else raw
     elif isinstance(default, dict):
-        if not isinstance(v, dict): raise CLIError(f"{flag}: expected a dict like {{'key': 1}} (or use {flag}:key VALUE), got {raw!r}")
+        if not isinstance(v, dict):
+            raise CLIError(f"{flag}: expected a dict like {{'key': 1}} (or use {flag}:key VALUE), got {raw!r}")
     elif isinstance(default, (list, tuple)):
         if not isinstance(v, (list, tuple)): raise CLIError(f"{flag}: expected a list like [1,2], got {raw!r}")
-    elif callable(default): raise CLIError(f"{flag} takes a Python object ({getattr(default, '__name__', default)}) and cannot be set from the command line")
+    elif callable(default):
+        raise CLIError(f"{flag} takes a Python object ({getattr(default, '__name__', default)}) and cannot be set from the command line")
     return v
 
 def model_kwargs_arg(params)->str:
@@ -155,13 +159,15 @@ def build_grid(algo:str, args:list)->tuple:
         top = key.split(':')[0]
         if key in CONFIG_FLAGS:
             if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet'):
-                if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)): raise CLIError(f"{f} takes no value")
+                if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)):
+                    raise CLIError(f"{f} takes no value")
                 run_kwargs[key] = parse_value(raws[0]) if raws else True
                 continue
             if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
             if key == 'num_cpu':
                 try: run_kwargs['num_cpu'] = resolve_num_cpu('auto' if raws[0] == 'auto' else parse_value(raws[0]))
-                except ValueError: raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
+                except ValueError:
+                    raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
             elif key == 'exp_name':
                 try: exp_name = check_exp_name(raws[0])
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None

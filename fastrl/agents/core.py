@@ -129,7 +129,8 @@ class SimpleModelRunner(Pipe):
             with torch.no_grad(), eval_mode(self.model): out = self.model(obs)
         except Exception as e:
             if not is_shape_error(e):   # not the observation's fault: the model's own error, where it was raised
-                if hasattr(e, 'add_note'): e.add_note(f"(raised by the agent's model {type(self.model).__name__} on one observation of {env_name})")
+                if hasattr(e, 'add_note'):
+                    e.add_note(f"(raised by the agent's model {type(self.model).__name__} on one observation of {env_name})")
                 raise
             raise ConfigError(f"The agent's model {type(self.model).__name__} cannot take the observations of {env_name} "
                              f"(shape {tuple(observation_space.shape)}): {str(e).splitlines()[0]}. "
@@ -148,11 +149,13 @@ class ActionClip(Pipe):
     def __init__(self, source_datapipe, clip_min=-1., clip_max=1., from_env:bool=True):
         self.source_datapipe,self.clip_min,self.clip_max,self.from_env = source_datapipe,clip_min,clip_max,from_env
     def bind_env(self, observation_space, action_space, env_name=''):
-        if self.from_env and isinstance(action_space, gym.spaces.Box): self.clip_min,self.clip_max = _box_bounds(action_space)
+        if self.from_env and isinstance(action_space, gym.spaces.Box):
+            self.clip_min,self.clip_max = _box_bounds(action_space)
     def __iter__(self):
         for a in self.source_datapipe:
             lo,hi = self.clip_min,self.clip_max
-            if isinstance(lo, Tensor) and lo.device != a.device: self.clip_min,self.clip_max = lo,hi = lo.to(a.device),hi.to(a.device)
+            if isinstance(lo, Tensor) and lo.device != a.device:
+                self.clip_min,self.clip_max = lo,hi = lo.to(a.device),hi.to(a.device)
             yield torch.clamp(a, lo, hi)
 
 class ActionUnbatcher(Pipe):
@@ -186,7 +189,8 @@ class ExplorationBase(Pipe):
     def __iter__(self):
         for a in self.source_datapipe:
             if self.training or self.explore_on_val:
-                if isinstance(self.scale, Tensor) and self.scale.device != a.device: self.scale = self.scale.to(a.device)
+                if isinstance(self.scale, Tensor) and self.scale.device != a.device:
+                    self.scale = self.scale.to(a.device)
                 a = a + self.epsilon * self.scale * self.noise(a)
             if self.training or self.decrement_on_val: self.steps += a.shape[0]
             yield a

@@ -89,7 +89,8 @@ class FlattenObs(nn.Module):
     def __init__(self, space:gym.spaces.Discrete|gym.spaces.MultiDiscrete):
         super().__init__()
         if isinstance(space, gym.spaces.Discrete): n, start = [int(space.n)], [int(space.start)]
-        elif isinstance(space, gym.spaces.MultiDiscrete): n, start = space.nvec.reshape(-1).tolist(), space.start.reshape(-1).tolist()
+        elif isinstance(space, gym.spaces.MultiDiscrete):
+            n, start = space.nvec.reshape(-1).tolist(), space.start.reshape(-1).tolist()
         else: raise TypeError(f"FlattenObs encodes Discrete or MultiDiscrete spaces, got {type(space).__name__}.")
         self.space_shape,self.dim = tuple(space.shape),int(sum(n))
         # where each component's one-hot starts

@@ -146,7 +146,8 @@ def JointPolicyValue():
     def aug(root):
         val = find_dp(root, ValueLoss)
         def make(p):
-            if p.mb_size != val.mb_size: raise ValueError(f"JointPolicyValue needs the same minibatch size for policy and value steps, got {p.mb_size} and {val.mb_size}.")
+            if p.mb_size != val.mb_size:
+                raise ValueError(f"JointPolicyValue needs the same minibatch size for policy and value steps, got {p.mb_size} and {val.mb_size}.")
             return PPOJointLoss(p.source_datapipe, p.ac, p.opt, val.opt, p.clip_ratio, p.train_pi_iters,
                                 val.train_v_iters, p.target_kl, p.mb_size)
         return RemoveDp(ValueLoss)(ReplaceDp(PPOPolicyLoss, make)(root))

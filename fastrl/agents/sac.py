@@ -158,7 +158,8 @@ def _alpha(alpha)->tuple:
     if isinstance(alpha, str):
         try: init = 1. if alpha == 'auto' else float(alpha[5:]) if alpha.startswith('auto_') else None
         except ValueError: init = None
-        if init is None: raise ConfigError(f"alpha must be a number, 'auto' or 'auto_<init>' (e.g. 'auto_0.1'), got {alpha!r}.")
+        if init is None:
+            raise ConfigError(f"alpha must be a number, 'auto' or 'auto_<init>' (e.g. 'auto_0.1'), got {alpha!r}.")
         return Alpha(init, learnable=True), True
     return Alpha(float(alpha)), False
 
@@ -211,7 +212,8 @@ class SACActorCritic(nn.Module):
     def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
         super().__init__()
         check_box_action_space(action_space, 'SAC')
-        if len(hidden_sizes) != 2: raise ConfigError(f"SACActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
+        if len(hidden_sizes) != 2:
+            raise ConfigError(f"SACActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
         obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
         self.pi = SquashedGaussianActor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
         self.pi.bind_action_space(action_space)

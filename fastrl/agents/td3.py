@@ -210,7 +210,8 @@ class TD3ActorCritic(nn.Module):
     def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
         super().__init__()
         check_box_action_space(action_space, 'TD3')
-        if len(hidden_sizes) != 2: raise ConfigError(f"TD3ActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
+        if len(hidden_sizes) != 2:
+            raise ConfigError(f"TD3ActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
         obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
         self.pi = Actor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, weight_init_fn=torch_default_init,
                         final_layer_init_fn=torch_default_init)

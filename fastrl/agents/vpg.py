@@ -74,13 +74,15 @@ class ValueLoss(Pipe):
 def _batches_per_epoch(dls, local_steps:int, batches:int|None)->int:
     st, lister = find_dps(dls[0], GymStepper), find_dps(dls[0], StepLister)
     if not st:
-        if batches is None: raise ValueError("The learner cannot find the GymStepper of dls[0]: pass batches= (learner batches per epoch).")
+        if batches is None:
+            raise ValueError("The learner cannot find the GymStepper of dls[0]: pass batches= (learner batches per epoch).")
         return batches
     T = local_steps // st[0].num_envs
     if local_steps % st[0].num_envs or T == 0:
         raise ConfigError(f"steps_per_epoch={local_steps} (per process) is not a positive multiple of the {st[0].num_envs} env lanes.")
     bs = lister[0].bs if lister else 1
-    if T % bs: raise ValueError(f"The env pipe groups {bs} vector steps per item, which does not divide the {T} vector steps of an epoch.")
+    if T % bs:
+        raise ValueError(f"The env pipe groups {bs} vector steps per item, which does not divide the {T} vector steps of an epoch.")
     return T // bs
 
 def VPGLearner(

@@ -59,11 +59,13 @@ def dqn(env_fn,
     if not isinstance(act_space, gym.spaces.Discrete):
         raise ConfigError(f"dqn needs a Discrete action space, but the env has {_space_str(act_space)}. "
                          "For Box actions use ddpg, td3 or sac; vpg, ppo and trpo take both.")
-    if dueling and categorical: raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
+    if dueling and categorical:
+        raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
     if q_network is DQN and dueling: from fastrl.agents.dqn.dueling import DuelingDQN as q_network
     if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
     if categorical and isinstance(q_network, type) and hasattr(q_network, 'dist') and not {'v_min', 'v_max'} <= set(q_kwargs):
-        if gamma >= 1: raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: q_kwargs=dict(v_min=..., v_max=...).")
+        if gamma >= 1:
+            raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: q_kwargs=dict(v_min=..., v_max=...).")
         # every discounted return of the env's rewards
         env = env_fn(); v_min, v_max = c51_support(gamma, declared_reward_range(env)); env.close()
         q_kwargs = dict(v_min=v_min, v_max=v_max) | dict(q_kwargs)

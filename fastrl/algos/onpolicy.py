@@ -35,6 +35,7 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     agent = ActorCriticAgent(ac, algo=algo)
     local = steps_per_epoch // dp_world()[1]
-    if local % num_envs: raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
+    if local % num_envs:
+        raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
     dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, bs=local // num_envs)
     return ac, agent, dls

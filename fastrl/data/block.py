@@ -25,7 +25,8 @@ class DataBlock:
         for blk in self.blocks:
             pipe = source
             for b in (blk if isinstance(blk, (tuple, list)) else (blk,)):
-                if not callable(b): raise TypeError(f"DataBlock: {b!r} is not a transform block (a callable taking a source).")
+                if not callable(b):
+                    raise TypeError(f"DataBlock: {b!r} is not a transform block (a callable taking a source).")
                 pipe = b(pipe)
             out.append(pipe)
         return out

@@ -260,7 +260,8 @@ class FirstLastMerger(Pipe):
         disc = None
         for w in self.source_datapipe:
             if not is_step(w) or w.reward.ndim==1: yield w; continue
-            if disc is None or len(disc)!=w.reward.shape[1]: disc = self.gamma ** torch.arange(w.reward.shape[1], dtype=torch.float32)
+            if disc is None or len(disc)!=w.reward.shape[1]:
+                disc = self.gamma ** torch.arange(w.reward.shape[1], dtype=torch.float32)
             first = lambda t: None if t is None else t[:,0]
             last = lambda t: None if t is None else t[:,-1]   # padding repeats the last real step
             yield SimpleStep(state=first(w.state), action=first(w.action), next_state=last(w.next_state),

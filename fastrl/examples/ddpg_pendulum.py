@@ -56,7 +56,8 @@ def train_ddpg_pendulum(epochs:int=15, batches:int=1000, seed:int=0, out:str|Pat
     print(f"trained {epochs} epochs x {batches} batches in {train_s:.0f}s; "
           f"deterministic return over 10 episodes: {np.mean(rets):.1f} ± {np.std(rets):.1f}")
     video = next((v.saved for v in find_dps(dls[1], VideoCollector) if v.saved is not None), None)
-    if out is not None: print(f"wrote {out}/table.csv, learning_curve.png, {video.name if video else 'no video'}, actor.pt")
+    if out is not None:
+        print(f"wrote {out}/table.csv, learning_curve.png, {video.name if video else 'no video'}, actor.pt")
     return learner, logger_base, rets
 
 # %% ../../nbs/90_examples.ddpg_pendulum.ipynb #170bfbea

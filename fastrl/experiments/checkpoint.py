@@ -138,10 +138,12 @@ def env_state(venv)->dict|None:
 def load_env_state(venv, st:dict|None):
     "Restore `env_state` into a vector env built the same way."
     if st is None or not hasattr(venv, 'envs'): return
-    if len(st['lanes']) != len(venv.envs): raise ValueError(f"The checkpoint has {len(st['lanes'])} env lanes, this run {len(venv.envs)}.")
+    if len(st['lanes']) != len(venv.envs):
+        raise ValueError(f"The checkpoint has {len(st['lanes'])} env lanes, this run {len(venv.envs)}.")
     for e,layers in zip(venv.envs, st['lanes']):
         ls = _layers(e)
-        if len(ls) != len(layers): raise ValueError(f"The checkpoint's env has {len(layers)} wrapper layers, this one {len(ls)}: build it the same way.")
+        if len(ls) != len(layers):
+            raise ValueError(f"The checkpoint's env has {len(layers)} wrapper layers, this one {len(ls)}: build it the same way.")
         for l,s in zip(ls, layers):
             s = dict(s); mj = s.pop('__mujoco__', None)
             _set_plain_attrs(l, s)
@@ -208,7 +210,8 @@ def _storage_state(o:ReplayStorage)->dict:
 
 def _load_storage_state(o:ReplayStorage, sd:dict):
     if sd['buf'] is None: o.buf, o.ptr, o.size = None, sd['ptr'], sd['size']; return
-    if sd['max_sz'] != o.max_sz: raise ValueError(f"The checkpoint's replay holds {sd['max_sz']} transitions, this one {o.max_sz}.")
+    if sd['max_sz'] != o.max_sz:
+        raise ValueError(f"The checkpoint's replay holds {sd['max_sz']} transitions, this one {o.max_sz}.")
     o.buf = {k:torch.zeros((o.max_sz,)+tuple(v.shape[1:]), dtype=v.dtype, device=o.device) for k,v in sd['buf'].items()}
     for k,v in sd['buf'].items(): o.buf[k][:len(v)] = v.to(o.device)
     o.ptr, o.size = sd['ptr'], sd['size']
@@ -224,7 +227,8 @@ def _obj_state(v, shared:dict, depth:int=0):
         return {'__shared__': k}
     if isinstance(v, ReplayStorage): return {'__storage__': _storage_state(v)}
     if isinstance(v, gym.vector.VectorEnv): return {'__venv__': env_state(v)}
-    if hasattr(v, 'state_dict') and hasattr(v, 'load_state_dict') and not isinstance(v, type): return {'__state_dict__': v.state_dict()}
+    if hasattr(v, 'state_dict') and hasattr(v, 'load_state_dict') and not isinstance(v, type):
+        return {'__state_dict__': v.state_dict()}
     e = encode(v)
     if e is not _SKIP: return e
     if depth < 2 and _is_holder(v):
@@ -254,7 +258,8 @@ def graph_state(root)->dict:
     for i,dp in enumerate(all_dps(root)):
         key = f'{i:03d}.{type(dp).__name__}'
         if isinstance(dp, LoggerBase): pipes[key] = {}; continue   # tables and files are not training state
-        if hasattr(dp, 'state_dict') and hasattr(dp, 'load_state_dict'): pipes[key] = {'__pipe_state_dict__': dp.state_dict()}; continue
+        if hasattr(dp, 'state_dict') and hasattr(dp, 'load_state_dict'):
+            pipes[key] = {'__pipe_state_dict__': dp.state_dict()}; continue
         pipes[key] = {k:s for k,v in vars(dp).items() if (s := _obj_state(v, shared)) is not _SKIP}
     return {'pipes': pipes, 'shared': {k:o.state_dict() for k,o in shared.values()}}
 

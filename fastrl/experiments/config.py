@@ -44,10 +44,12 @@ class EnvFn:
                  max_ep_len:int|None=None, # Truncate episodes after this many steps (gymnasium `TimeLimit`; an env's own shorter limit still applies)
                  **kwargs, # Passed to `gym.make` when `env` is an id
                 ):
-        if isinstance(env, EnvFn): env, max_ep_len, kwargs = env.env, max_ep_len or env.max_ep_len, {**env.kwargs, **kwargs}
+        if isinstance(env, EnvFn):
+            env, max_ep_len, kwargs = env.env, max_ep_len or env.max_ep_len, {**env.kwargs, **kwargs}
         if not (isinstance(env, (str, EnvSpec)) or callable(env)):
             raise TypeError(f"env_fn must be a gymnasium env id, an EnvSpec or a zero-argument callable returning an env, got {type(env).__name__}.")
-        if max_ep_len is not None and max_ep_len < 1: raise ValueError(f"max_ep_len must be >= 1 (or None), got {max_ep_len}.")
+        if max_ep_len is not None and max_ep_len < 1:
+            raise ValueError(f"max_ep_len must be >= 1 (or None), got {max_ep_len}.")
         self.env,self.max_ep_len,self.kwargs = env,max_ep_len,kwargs
         self.__name__ = env if isinstance(env, str) else env.id if isinstance(env, EnvSpec) else getattr(env, '__name__', 'env_fn')
 
@@ -65,7 +67,8 @@ class EnvFn:
     def __repr__(self):
         src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})" if self.env_name is not None
                else _describe_callable(self.env))
-        if isinstance(self.env, EnvSpec): src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})" for w in self.env.additional_wrappers)
+        if isinstance(self.env, EnvSpec):
+            src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})" for w in self.env.additional_wrappers)
         return src + (f" with max_ep_len={self.max_ep_len}" if self.max_ep_len else '')
 
     def __reduce__(self):
@@ -108,7 +111,8 @@ def space_state(space)->dict|None:
     if isinstance(space, S.Discrete): return dict(kind='Discrete', n=int(space.n), start=int(space.start))
     if isinstance(space, S.MultiDiscrete): return dict(kind='MultiDiscrete', nvec=torch.as_tensor(space.nvec),
                                                        start=torch.as_tensor(space.start))
-    if isinstance(space, S.MultiBinary): return dict(kind='MultiBinary', n=int(space.n) if np.isscalar(space.n) else [int(k) for k in space.n])
+    if isinstance(space, S.MultiBinary):
+        return dict(kind='MultiBinary', n=int(space.n) if np.isscalar(space.n) else [int(k) for k in space.n])
     return None
 
 def space_from_state(d:dict):
@@ -141,7 +145,8 @@ def _importable(o)->str|None:
 
 def _wrapper_problem(w:WrapperSpec)->str|None:
     "Why `gym.make` cannot rebuild the wrapper of `w` from config.json (None: it can)."
-    if w.kwargs is None: return f"the wrapper {w.name} does not record its constructor arguments (it does not inherit gymnasium.utils.RecordConstructorArgs)"
+    if w.kwargs is None:
+        return f"the wrapper {w.name} does not record its constructor arguments (it does not inherit gymnasium.utils.RecordConstructorArgs)"
     bad = []
     for k,v in w.kwargs.items():
         try: json.dumps(v)
@@ -156,7 +161,8 @@ def _spec_ref(spec:EnvSpec)->dict:
     why = next((p for w in spec.additional_wrappers if (p := _wrapper_problem(w))), None)
     if why: return {'env_fn': spec.id, 'refuse': why}
     try: d = json.loads(spec.to_json())
-    except Exception as e: return {'env_fn': spec.id, 'refuse': f"its gymnasium spec cannot be written to JSON ({str(e).splitlines()[0][:150]})"}
+    except Exception as e:
+        return {'env_fn': spec.id, 'refuse': f"its gymnasium spec cannot be written to JSON ({str(e).splitlines()[0][:150]})"}
     d['kwargs'].pop('render_mode', None)
     return {'env_fn': spec.id, 'spec': d}
 
@@ -177,18 +183,22 @@ def _registered_env(f)->dict|None:
         r = _spec_ref(spec)
         if 'refuse' in r: return r
         try: e = from_ref(r)(); rebuilt = _wrapper_names(e); e.close()
-        except Exception as ex: return {'env_fn': spec.id, 'refuse': f"gym.make cannot rebuild it from its spec ({str(ex).splitlines()[0][:150]})"}
-        if rebuilt != names: return {'env_fn': spec.id, 'refuse': f"gym.make rebuilds it as {' > '.join(rebuilt)}, not {' > '.join(names)}"}
+        except Exception as ex:
+            return {'env_fn': spec.id, 'refuse': f"gym.make cannot rebuild it from its spec ({str(ex).splitlines()[0][:150]})"}
+        if rebuilt != names:
+            return {'env_fn': spec.id, 'refuse': f"gym.make rebuilds it as {' > '.join(rebuilt)}, not {' > '.join(names)}"}
         return r
     kw = {k:v for k,v in (spec.kwargs or {}).items() if k != 'render_mode'}
-    if spec.max_episode_steps != gym.registry[spec.id].max_episode_steps: kw['max_episode_steps'] = spec.max_episode_steps
+    if spec.max_episode_steps != gym.registry[spec.id].max_episode_steps:
+        kw['max_episode_steps'] = spec.max_episode_steps
     return {'env_fn': spec.id, 'kwargs': to_json(kw)}
 
 _REBUILD_HINT = "make the env factory a module-level function (config.json records it by import name)"
 
 def _checked_env_ref(r:dict)->dict:
     "Warn at the start of training when `test_policy` and `resume` will not be able to rebuild the env."
-    if 'refuse' in r: warnings.warn(f"env_fn: {r['refuse']}, so test_policy and resume of this run will need env_fn=... in Python; {_REBUILD_HINT}.", stacklevel=3)
+    if 'refuse' in r:
+        warnings.warn(f"env_fn: {r['refuse']}, so test_policy and resume of this run will need env_fn=... in Python; {_REBUILD_HINT}.", stacklevel=3)
     return r
 
 def to_json(o, path:tuple=(), refs:dict|None=None):
@@ -231,7 +241,8 @@ _MOVED['fastrl.agents.ddpg_entry:MLPActorCritic'] = 'fastrl.agents.ddpg_entry:DD
 def from_ref(ref):
     "Rebuild an object recorded in `to_json`'s `refs`."
     if isinstance(ref, dict):
-        if 'refuse' in ref: raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or give the env: --env ENV_ID (test_policy, resume) or env_fn=... in Python.")
+        if 'refuse' in ref:
+            raise ConfigError(f"config.json cannot rebuild env_fn: {ref['refuse']}; {_REBUILD_HINT}, or give the env: --env ENV_ID (test_policy, resume) or env_fn=... in Python.")
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
         # 'module:EnvId' or 'module:function'
         else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])

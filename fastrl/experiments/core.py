@@ -94,7 +94,8 @@ class Experiment:
         try: ck = load_checkpoint(p)
         except Exception as e:
             prev = previous_path(p)
-            try: kept = f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: `mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again"
+            try:
+                kept = f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: `mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again"
             except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
             raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a checkpoint); {kept}") from None
         epochs = self.config.get('epochs')
@@ -118,9 +119,11 @@ class Experiment:
          " this.")
         d = self.output_dir
         try: d.mkdir(parents=True, exist_ok=True)
-        except OSError as e: raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or output_dir") from None
+        except OSError as e:
+            raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try: self.lock = RunLock(d).acquire()
-        except OSError as e: raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
+        except OSError as e:
+            raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try:
             # again, under the lock
             if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)
@@ -154,7 +157,8 @@ class Experiment:
          "rebuild the rest.")
         cfg = dict(self.config)
         lk = cfg.get('logger_kwargs')
-        if isinstance(lk, dict): cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
+        if isinstance(lk, dict):
+            cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
@@ -205,7 +209,8 @@ class Experiment:
 
     def _on_epoch_end(self, epoch:int):
         self.last_epoch = epoch
-        if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs): self.save_model(epoch)
+        if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs):
+            self.save_model(epoch)
         if self.checkpoint: self.save_checkpoint(epoch)
 
     def save_model(self, epoch:int):
@@ -264,7 +269,8 @@ class Experiment:
         "What is on disk after a stopped run, and the command that goes on from it."
         if self.last_epoch and self.checkpoint:
             return f"epoch {self.last_epoch} is the last saved in {self.output_dir}: continue with `{resume_command(self.output_dir)}`"
-        if self.last_epoch: return f"epoch {self.last_epoch} is the last logged in {self.output_dir} (no checkpoint: checkpoint=False)"
+        if self.last_epoch:
+            return f"epoch {self.last_epoch} is the last logged in {self.output_dir} (no checkpoint: checkpoint=False)"
         return f"no epoch was saved in {self.output_dir}: start again with --overwrite"
 
 

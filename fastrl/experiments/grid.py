@@ -162,7 +162,8 @@ class ExperimentGrid:
         todo = []
         for var in self.variants():
             name = self.variant_name(var)
-            if not name: raise ValueError('the variant name is empty: give the grid a name (ExperimentGrid(name)) or vary a parameter')
+            if not name:
+                raise ValueError('the variant name is empty: give the grid a name (ExperimentGrid(name)) or vary a parameter')
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
         check_variants(todo, data_dir, datestamp, overwrite)
         return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
@@ -193,7 +194,8 @@ def check_env_name(name:str)->str:
     if ':' in name:   # gymnasium's own form: importing the module registers its envs
         mod, _, env_id = name.partition(':')
         try: importlib.import_module(mod)
-        except ImportError as e: raise ValueError(f"cannot import module {mod!r} of environment {name!r} ({e}); is it on PYTHONPATH?") from None
+        except ImportError as e:
+            raise ValueError(f"cannot import module {mod!r} of environment {name!r} ({e}); is it on PYTHONPATH?") from None
     ids = list(gym.envs.registry)
     if env_id in ids: return name
     close = difflib.get_close_matches(env_id, ids, n=5, cutoff=0.5) or sorted(ids)[:10]
@@ -209,7 +211,8 @@ def resolve_num_cpu(num_cpu)->int:
 # %% ../../nbs/21_experiments.grid.ipynb #3ed240bf
 def _encode(v, key:str):
     if isinstance(v, dict):
-        if not all(isinstance(k, str) for k in v): raise ValueError(f'{key}: dict keys must be str to pass to worker processes')
+        if not all(isinstance(k, str) for k in v):
+            raise ValueError(f'{key}: dict keys must be str to pass to worker processes')
         return {'dict': {k: _encode(x, f'{key}:{k}') for k, x in v.items()}}
     if (n := activation_name(v)) is not None: return {'act': n}
     try:
@@ -316,7 +319,8 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
         except (TypeError, ValueError): params = {}
         check_args({**{k:p.default for k,p in params.items() if p.default is not p.empty}, **var})
         d = setup_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp)['output_dir']
-        if d in seen: raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
+        if d in seen:
+            raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
         seen[d] = name
         check_output_dir(d)
         if not overwrite and not datestamp: refuse_existing_run(d)

@@ -34,8 +34,10 @@ _MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size')
 def _breaks(k:str, v)->str|None:
     "What argument `k` must be, if `v` breaks its rule."
     if v is None and k in _MAY_BE_NONE: return None
-    if k == 'max_ep_len': return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
-    if k == 'gradient_steps': return None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1) else 'an integer >= 1, or -1'
+    if k == 'max_ep_len':
+        return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
+    if k == 'gradient_steps':
+        return None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1) else 'an integer >= 1, or -1'
     kind, lo, hi, what, *open_lo = _RULES[k]
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): return what
     if kind == 'int' and not isinstance(v, (int, np.integer)): return what
@@ -89,7 +91,8 @@ def check_output_dir(folder):
     bad = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if bad is not None: raise ConfigError(f"{bad} is a file, not a folder: choose another data_dir or output_dir")
     near = next(p for p in (folder, *folder.parents) if p.exists())
-    if not os.access(near, os.W_OK | os.X_OK): raise ConfigError(f"{near} is not writable: choose another data_dir or output_dir")
+    if not os.access(near, os.W_OK | os.X_OK):
+        raise ConfigError(f"{near} is not writable: choose another data_dir or output_dir")
 
 class RunLock:
     ("Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the "

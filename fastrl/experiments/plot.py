@@ -147,7 +147,8 @@ def make_plots(
     savefig:str=None, # PNG path; default plot_VALUES.png in the first log folder; '' to not save
 )->Figure:
     "Plot learning curves of the runs below `all_logdirs`; returns the figure (and saves it as a PNG)."
-    if estimator not in ('mean', 'max', 'min'): raise ValueError(f"estimator must be mean, max or min, got {estimator!r}")
+    if estimator not in ('mean', 'max', 'min'):
+        raise ValueError(f"estimator must be mean, max or min, got {estimator!r}")
     values = [values] if isinstance(values, str) else list(values)
     data = get_all_datasets(all_logdirs, legend, select, exclude)
     fig = PlotFigure(figsize=(6.4 * len(values), 4.8))

@@ -195,7 +195,8 @@ class TensorBoardSink(LoggerBase):
     def begin(self):
         if self.writer is None:
             try: from torch.utils.tensorboard import SummaryWriter
-            except ImportError as e: raise ImportError(f"TensorBoard logging needs the `tensorboard` package ({e}); pip install tensorboard.") from None
+            except ImportError as e:
+                raise ImportError(f"TensorBoard logging needs the `tensorboard` package ({e}); pip install tensorboard.") from None
             self.writer = SummaryWriter(self.log_dir)
     def log(self, r:Record):
         if r.name != EpocherCollector.title: return self.acc.add(r)

@@ -55,7 +55,8 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     "(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides`."
     exp = call_from_config(fpath, dict(load_only=True, itr=itr, show=False), **overrides)
     agent = exp.agent
-    if agent is None: raise ValueError(f"The entry function of {fpath} did not pass agent= to exp.fit: nothing to act with.")
+    if agent is None:
+        raise ValueError(f"The entry function of {fpath} did not pass agent= to exp.fit: nothing to act with.")
     agent.train(not deterministic)
     if not deterministic:
         for dp in pipe_chain(agent):
@@ -81,7 +82,8 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
     env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
     # the training env's normalising statistics (None: saved before fastrl kept them)
     stats = load_checkpoint(saved_model(fpath, itr)).get('env_stats')
-    if stats is not None: load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
+    if stats is not None:
+        load_norm_stats(env, stats, what='env_fn=...' if 'env_fn' in overrides else f"the env rebuilt from {Path(fpath)/'config.json'}")
     return env, get_action
 
 def load_policy(fpath, # Output folder of a run

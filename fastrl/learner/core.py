@@ -40,7 +40,8 @@ class LearnerBase(Pipe):
         ("Env transitions stepped by the `GymStepper`s of the training dataloader `dls[0]` (all lanes); `None` when it"
          " has none.")
         c = self._train
-        if c.steppers is None: c.steppers = tuple(find_dps(self.dls[0], GymStepper)) if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ()
+        if c.steppers is None:
+            c.steppers = tuple(find_dps(self.dls[0], GymStepper)) if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ()
         return sum(s.env_steps for s in c.steppers) if c.steppers else None
 
 def set_agents_training(pipe, mode:bool):
@@ -68,7 +69,8 @@ class LearnerHead(Pipe):
 
     def validate(self, dl_idx:int=1)->list:
         "Run `dls[dl_idx]` once with agents in evaluation mode; the returns of the episodes that finished."
-        if len(self.dls) <= dl_idx: raise IndexError(f"validate needs dls[{dl_idx}]: build the DataBlock with a validation block.")
+        if len(self.dls) <= dl_idx:
+            raise IndexError(f"validate needs dls[{dl_idx}]: build the DataBlock with a validation block.")
         modes, tracker, rets = set_agents_training(self.dls[dl_idx], False), EpisodeTracker(), []
         try:
             for o in self.dls[dl_idx]:
@@ -157,7 +159,8 @@ class _AdamPlan:
         for g in opt.param_groups:
             ps = list(g['params'])
             if not ps: self.lists.append(None); continue
-            if any(p not in opt.state or p.device != ps[0].device or p.dtype != ps[0].dtype for p in ps): raise LookupError
+            if any(p not in opt.state or p.device != ps[0].device or p.dtype != ps[0].dtype for p in ps):
+                raise LookupError
             sts = [opt.state[p] for p in ps]
             flat = torch.stack([s['step'] for s in sts])
             for i,s in enumerate(sts): s['step'] = flat[i]   # same values, now views of `flat`
@@ -169,7 +172,8 @@ class _AdamPlan:
     def fits(self, opt)->bool:
         ("Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move "
          "(`optimizer_to` replaces the moments and counters) makes the plan again.")
-        if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]: return False
+        if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]:
+            return False
         if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,
                b in zip(g['params'], l[0])): return False
         st = opt.state
@@ -183,9 +187,11 @@ def _direct_adam_lists(opt)->list|None:
     ("Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or "
      "`None` when `opt.step()` must run itself.")
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
-    if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks: return None
+    if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks:
+        return None
     for g in opt.param_groups:
-        if not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable'] or isinstance(g['lr'], torch.Tensor): return None
+        if not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable'] or isinstance(g['lr'], torch.Tensor):
+            return None
     plan = _adam_plans.get(opt)
     if plan is None or not plan.fits(opt):
         try: plan = _adam_plans[opt] = _AdamPlan(opt)
@@ -235,7 +241,8 @@ class SoftTargetUpdater(Pipe):
                  target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync
         self.target_model = deepcopy(model) if target_model is None else target_model
-        if self.target_model is model: raise ValueError("SoftTargetUpdater: target_model must be a separate copy of model, not the model itself.")
+        if self.target_model is model:
+            raise ValueError("SoftTargetUpdater: target_model must be a separate copy of model, not the model itself.")
         self.target_model.requires_grad_(False)
         self.n,self._cache = 0,SimpleNamespace(params=None)
     @torch.no_grad()

@@ -24,7 +24,8 @@ class BatchCollector(Pipe):
     "Yields each item, then `Record('batch', b)` once downstream is done with it; `b` runs 1..`batches`."
     title = 'batch'
     def __init__(self, source_datapipe, batches:int=1000):
-        if batches is None or batches < 1: raise ValueError(f"batches must be a positive number of batches per epoch, got {batches}.")
+        if batches is None or batches < 1:
+            raise ValueError(f"batches must be a positive number of batches per epoch, got {batches}.")
         self.source_datapipe,self.batches,self.batch = source_datapipe,batches,0
 
     def __iter__(self):

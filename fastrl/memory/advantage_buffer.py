@@ -75,7 +75,8 @@ class AdvantageBuffer(Pipe):
                  norm_adv:bool=True, # Normalise advantages to mean 0, std 1 (over all ranks when distributed)
                  device=None, # Device of the buffer (default: the model's)
                 ):
-        if steps_per_epoch < 1: raise ValueError(f"AdvantageBuffer: steps_per_epoch must be positive, got {steps_per_epoch}.")
+        if steps_per_epoch < 1:
+            raise ValueError(f"AdvantageBuffer: steps_per_epoch must be positive, got {steps_per_epoch}.")
         self.source_datapipe,self.ac,self.steps_per_epoch,self.gamma,self.lam,self.norm_adv = source_datapipe,ac,steps_per_epoch,gamma,lam,norm_adv
         self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
         self.buf,self.t = None,0
@@ -93,7 +94,8 @@ class AdvantageBuffer(Pipe):
     def add(self, step:SimpleStep):
         "Write one step batch into row `t`."
         if self.buf is None: self._alloc(step)
-        if step.bs != self.N: raise ValueError(f"AdvantageBuffer: a step batch has {step.bs} lanes, earlier ones had {self.N}.")
+        if step.bs != self.N:
+            raise ValueError(f"AdvantageBuffer: a step batch has {step.bs} lanes, earlier ones had {self.N}.")
         b, t = self.buf, self.t
         b['obs'][t], b['act'][t], b['rew'][t] = step.state, step.action, step.reward
         # CRITICAL: the true final obs of finished lanes (GymStepper), bootstrapped on cuts

@@ -89,7 +89,8 @@ class ExperienceReplay(Pipe):
                  gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
-        if gradient_steps == 0 or gradient_steps < -1: raise ValueError(f"ExperienceReplay: gradient_steps must be >= 1 or -1, got {gradient_steps}.")
+        if gradient_steps == 0 or gradient_steps < -1:
+            raise ValueError(f"ExperienceReplay: gradient_steps must be >= 1 or -1, got {gradient_steps}.")
         self.source_datapipe,self.bs,self.learning_starts,self.freeze_memory = source_datapipe,bs,learning_starts,freeze_memory
         self.train_freq,self.gradient_steps,self.since,self.last_env_steps = train_freq,gradient_steps,0,None
         self.memory = ReplayStorage(max_sz, device)

@@ -39,7 +39,8 @@ def find_dp(pipe:IterDataPipe, types, include_subclasses:bool=True)->IterDataPip
     dps = find_dps(pipe, types, include_subclasses)
     names = types.__name__ if isinstance(types, type) else [t.__name__ for t in types]
     if len(dps)==0: raise LookupError(f"No pipe of type {names} in the graph of {type(pipe).__name__}.")
-    if len(dps)>1: raise LookupError(f"{len(dps)} pipes of type {names} in the graph of {type(pipe).__name__}; use find_dps.")
+    if len(dps)>1:
+        raise LookupError(f"{len(dps)} pipes of type {names} in the graph of {type(pipe).__name__}; use find_dps.")
     return dps[0]
 
 # %% ../../nbs/01_pipes.core.ipynb #4a465c0d
@@ -152,7 +153,8 @@ def _side_pipes(dp):
 def _setting(v)->str|None:
     ("A pipe setting as `show` prints it: numbers, strings and flags as themselves, a model by its class, an optimiser"
      " with its lr.")
-    if v is None or isinstance(v, (bool, int, float, str)): return repr(v) if not isinstance(v, str) or len(v) < 40 else None
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return repr(v) if not isinstance(v, str) or len(v) < 40 else None
     if isinstance(v, nn.Module): return type(v).__name__
     if isinstance(v, torch.optim.Optimizer):
         lrs = sorted({g['lr'] for g in v.param_groups if isinstance(g.get('lr'), (int, float))})
@@ -179,7 +181,8 @@ def pipeline_str(pipe:IterDataPipe, indent:int=0, _shown=None, _outer=frozenset(
         if id(dp) in shown: lines.append(pad + type(dp).__name__ + ' (shown above)'); continue
         shown.add(id(dp)); lines.append(pad + type(dp).__name__ + (f'({s})' if settings and (s := pipe_settings(dp)) else ''))
         for k,o in _side_pipes(dp):
-            if id(o) in outer or id(o) in shown: lines.append(pad + f'  {k}: {type(o).__name__} (in an enclosing chain)'); continue
+            if id(o) in outer or id(o) in shown:
+                lines.append(pad + f'  {k}: {type(o).__name__} (in an enclosing chain)'); continue
             lines.append(pad + f'  {k}:')
             lines.append(pipeline_str(o, indent+4, shown, outer, settings))
     return '\n'.join(lines)

@@ -88,7 +88,8 @@ class EpsilonSelector(ExplorationBase):
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
             # as torch compares; numpy tests few lanes faster
             coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None
-            if coin is not None and np.count_nonzero(coin) == lanes: a = torch.randint(self.action_sz, (lanes,)).to(device)
+            if coin is not None and np.count_nonzero(coin) == lanes:
+                a = torch.randint(self.action_sz, (lanes,)).to(device)
             else:
                 try: a = next(greedy)
                 except StopIteration: return

@@ -29,7 +29,8 @@ class CategoricalDQN(DQN):
                  v_min:float=-100., # V_MIN, smallest return of the support (`c51_support()`: rewards in [-1, 1] at gamma 0.99)
                  v_max:float=100., # V_MAX, largest return of the support
                 ):
-        if n_atoms < 2 or not v_min < v_max: raise ConfigError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
+        if n_atoms < 2 or not v_min < v_max:
+            raise ConfigError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
         self.n_atoms = n_atoms
         super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
         self.register_buffer('support', torch.linspace(v_min, v_max, n_atoms))
@@ -51,7 +52,8 @@ def c51_support(gamma:float=0.99, # Discount factor gamma (< 1)
                )->tuple:
     ("`(v_min, v_max)` = `(min(r_lo,0), max(r_hi,0)) / (1-gamma)`: the range of every discounted return of rewards in "
      "`reward_range`.")
-    if not 0 <= gamma < 1: raise ConfigError(f"C51's default support needs gamma in [0, 1), got {gamma}: set v_min and v_max yourself.")
+    if not 0 <= gamma < 1:
+        raise ConfigError(f"C51's default support needs gamma in [0, 1), got {gamma}: set v_min and v_max yourself.")
     lo, hi = reward_range or (-1., 1.)
     return min(lo, 0.) / (1 - gamma), max(hi, 0.) / (1 - gamma)
 

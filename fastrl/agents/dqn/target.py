@@ -20,7 +20,8 @@ class TargetNetwork:
                  target_update_interval:int=10_000, # C: gradient steps between updates of the target
                  tau:float=1., # 1: hard copy (Mnih et al.); < 1: soft update
                 ):
-        if target_update_interval < 1: raise ConfigError(f"TargetNetwork: target_update_interval must be >= 1, got {target_update_interval}.")
+        if target_update_interval < 1:
+            raise ConfigError(f"TargetNetwork: target_update_interval must be >= 1, got {target_update_interval}.")
         if not 0 < tau <= 1: raise ConfigError(f"TargetNetwork: tau must be in (0, 1], got {tau}.")
         self.target_update_interval,self.tau = target_update_interval,tau
 
