@@ -650,6 +650,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                'fastrl/experiments/checkpoint.py'),
                                                'fastrl.experiments.checkpoint._storage_state': ( 'experiments.checkpoint.html#_storage_state',
                                                                                                  'fastrl/experiments/checkpoint.py'),
+                                               'fastrl.experiments.checkpoint._train_venv': ( 'experiments.checkpoint.html#_train_venv',
+                                                                                              'fastrl/experiments/checkpoint.py'),
                                                'fastrl.experiments.checkpoint.decode': ( 'experiments.checkpoint.html#decode',
                                                                                          'fastrl/experiments/checkpoint.py'),
                                                'fastrl.experiments.checkpoint.encode': ( 'experiments.checkpoint.html#encode',

@@ -8,11 +8,8 @@ from ..core import ConfigError
 import torch
 from torch import nn, Tensor
 import gymnasium as gym
-from ..pipes.core import ReplaceDp, InsertAfter, find_dp
-from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup
-from .ddpg import DDPGAgent, DDPGLearner, CriticLossProcessor
-from ..memory.experience_replay import ExperienceReplay
-from .policies import mlp   # one MLP builder (Spinning Up's)
+from .ddpg import CriticLossProcessor
+from .policies import mlp
 
 # %% auto #0
 __all__ = ['MLPActor', 'MLPQFunction', 'DDPGActorCritic', 'QValsCriticLoss']

@@ -177,16 +177,20 @@ def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
         if frozen and isinstance(getattr(type(l), 'update_running_mean', None), property): l.update_running_mean = False
     return env
 
+def _train_venv(pipe):
+    "The vector env of the first `GymStepper` in `pipe`'s graph (None: there is none)."
+    return next((dp.env for dp in find_dps(pipe, GymStepper)), None)
+
 def train_norm_stats(pipe)->list|None:
     ("`norm_stats` of lane 0 of the env pipe in `pipe`'s graph (None: no `GymStepper`, or its lanes run in "
      "subprocesses).")
-    venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
+    venv = _train_venv(pipe)
     return norm_stats(venv.envs[0]) if hasattr(venv, 'envs') else None
 
 def train_spaces(pipe)->dict|None:
     ("`space_state`s of one lane's observation and action spaces of the env pipe in `pipe`'s graph (None: no "
      "`GymStepper`).")
-    venv = next((dp.env for dp in find_dps(pipe, GymStepper)), None)
+    venv = _train_venv(pipe)
     if venv is None: return None
     return dict(observation=space_state(venv.single_observation_space), action=space_state(venv.single_action_space))
 

@@ -11,13 +11,13 @@ import torch
 from torch import Tensor
 from ..pipes.core import Pipe
 from ..core import Record
-from ..pipes.core import ListSource, all_dps, find_dps
-from ..envs.gym import GymStepper, env_step_counter
+from ..pipes.core import all_dps
+from ..envs.gym import env_step_counter
 from ..loggers.core import LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker, iter_steps, fmt_value
-from ..learner.core import set_agents_training, evaluate_agent
+from ..learner.core import evaluate_agent
 from .config import as_env_fn
 from .distributed import dist_on, get_world_size
-from ..loggers.core import retitle
+from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
 __all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spinup_columns', 'declared_titles',

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #a0a5f2ac
 from __future__ import annotations
-import json, os, shutil
+import json, os
 from pathlib import Path
 import numpy as np
 import torch
@@ -15,8 +15,7 @@ from ..core import ConfigError
 from .core import call_from_config, is_env_id
 from .config import as_env_fn, space_from_state, SpacesEnv
 from .checkpoint import load_checkpoint, load_norm_stats
-from ..loggers.vscode_visualizers import mp4_encoder, save_video
-
+from ..loggers.vscode_visualizers import save_video
 
 # %% auto #0
 __all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'load_policy_and_env', 'load_policy', 'has_screen', 'run_policy',
