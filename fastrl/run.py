@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast, difflib, importlib, inspect, os, re, signal, sys, threading
 from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activation_from_name, check_env_name,
                                      check_env_installed, check_exp_name, import_ref, make_env_fn, resolve_num_cpu,
+                                     resolve_workers,
                                      torchrun)
 
 # %% auto #0
@@ -30,7 +31,8 @@ def parse_value(s:str):
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu',
                  dt='datestamp')
 # configure the run; not entry-function arguments
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet')
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers', 'ray',
+                'ray_address')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -69,7 +71,7 @@ def cli_algos()->list:
     m = _algos_module()
     return sorted(set(ALGOS) | set(m.available_algos() if m is not None else ()))
 
-SUBCOMMANDS = ('plot', 'test_policy', 'resume')
+SUBCOMMANDS = ('plot', 'report', 'test_policy', 'resume')
 
 def cli_algo(name:str):
     "Entry function called `name` (or named `module:function`); a `CLIError` listing the choices otherwise."
@@ -152,7 +154,7 @@ def build_grid(algo:str, args:list)->tuple:
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
-                                 quiet=False), {}
+                                 quiet=False, workers=1, ray=False), {}
     exp_name = default_exp_name(algo)
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
@@ -163,7 +165,7 @@ def build_grid(algo:str, args:list)->tuple:
             key = new
         top = key.split(':')[0]
         if key in CONFIG_FLAGS:
-            if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet'):
+            if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet', 'ray'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)):
                     raise CLIError(f"{f} takes no value")
                 run_kwargs[key] = parse_value(raws[0]) if raws else True
@@ -173,6 +175,12 @@ def build_grid(algo:str, args:list)->tuple:
                 try: run_kwargs['num_cpu'] = resolve_num_cpu('auto' if raws[0] == 'auto' else parse_value(raws[0]))
                 except ValueError:
                     raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
+            elif key == 'workers':
+                v = 'auto' if raws[0] == 'auto' else parse_value(raws[0])
+                try: run_kwargs['workers'] = v if v == 'auto' else resolve_workers(v)
+                except ValueError:
+                    raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
+            elif key == 'ray_address': run_kwargs['ray'] = raws[0]
             elif key == 'exp_name':
                 try: exp_name = check_exp_name(raws[0])
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None
@@ -199,7 +207,8 @@ def build_grid(algo:str, args:list)->tuple:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
-                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu")
+                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu, --workers, --ray, "
+                           "--ray_address")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -213,6 +222,11 @@ def build_grid(algo:str, args:list)->tuple:
         raise CLIError(f"{algo} needs an environment: --env ENV_ID, a gymnasium id such as CartPole-v1")
     if any(k.split(':')[0] == 'env_kwargs' for k in grid_keys) and 'env_name' not in grid_keys:
         raise CLIError("--env_kwargs needs --env ENV_ID")
+    if 'aug' in grid_keys and hasattr(fn, 'ablations'):   # named graph edits: refused here, before any run starts
+        from fastrl.pipes.ablations import check_aug
+        for v in grid_keys['aug']:
+            try: check_aug(algo, fn.ablations, v)
+            except ValueError as e: raise CLIError(f"{flag['aug']}: {e}") from None
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
     return fn, eg, run_kwargs
@@ -227,7 +241,8 @@ def algo_help(algo:str, fn)->str:
     model_kw = model_kwargs_arg(inspect.signature(fn).parameters)
     lines = [f'usage: python -m fastrl.run {algo} [--FLAG[SHORTHAND] VALUE [VALUE ...]] ...', '',
              (inspect.getdoc(fn) or '').split('\n\n')[0], '',
-             'Several values make a grid (run in series); --key:sub VALUE sets one entry of a dict argument;',
+             'Several values make a grid (in series, or --workers N at once); --key:sub VALUE sets one entry of a '
+             'dict argument;',
              'values are Python literals or activation names (never evaluated).', '', 'arguments:']
     for name, p in inspect.signature(fn).parameters.items():
         if name == 'logger_kwargs' or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
@@ -248,7 +263,14 @@ def algo_help(algo:str, fn)->str:
               '  --keep_snapshots           keep the model of every saved epoch (test_policy -i EPOCH)',
               '  --quiet                    no progress bars or epoch table (progress.txt is written as always)',
               '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
-              "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)"]
+              "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)",
+              '  --workers N|auto           variants run at once, each in its own process (output in OUTPUT_DIR.log)',
+              '  --ray                      run the variants as tasks on a local Ray instance (pip install fastrl[ray])',
+              '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)']
+    abl = getattr(fn, 'ablations', None) or {}
+    if abl:
+        lines += ['', "ablations (--aug NAME [NAME ...]: one variant each; '+' joins several into one):"]
+        lines += [f'  {name:<26} {a.doc}' for name, a in abl.items()]
     return '\n'.join(lines)
 
 # %% ../nbs/22_run.ipynb #a0fd2025
@@ -319,7 +341,8 @@ def resume_cmd(args:list):
 
 # %% ../nbs/22_run.ipynb #5d72c358
 def _usage()->str:
-    return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | test_policy DIR | resume DIR\n'
+    return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | report DIR ... | test_policy DIR | '
+            'resume DIR\n'
             f"algorithms: {', '.join(cli_algos()) or '(none installed)'}; python -m fastrl.run ALGO --help for its flags")
 
 def _sigterm(signum, frame): raise KeyboardInterrupt   # `kill PID` ends a run as Ctrl-C does: one line, resumable
@@ -328,6 +351,10 @@ def _run(argv:list):
     if not argv or argv[0] in ('-h', '--help'): return print(_usage())
     cmd, args = argv[0], argv[1:]
     if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
+    if cmd == 'report':
+        report = _delegate('fastrl.experiments.study', 'main')
+        try: return report(args)
+        except (FileNotFoundError, ValueError) as e: raise CLIError(f'report: {e}') from None   # no runs, no column
     if cmd == 'test_policy': return test_policy_cmd(args)
     if cmd in ('resume', '--resume'): return resume_cmd(args)
     if '-h' in args or '--help' in args: return print(algo_help(cmd, cli_algo(cmd)))

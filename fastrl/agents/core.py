@@ -33,7 +33,9 @@ class AgentBase(Pipe):
     def __iter__(self):
         while True: yield self.item
 
-def _space_str(s)->str: return f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}" if not isinstance(s, gym.spaces.Discrete) else f"Discrete({s.n})"
+def _space_str(s)->str:
+    return (f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}" if not isinstance(s, gym.spaces.Discrete)
+            else f"Discrete({s.n})")
 
 class AgentHead(Pipe):
     ("End of an agent chain: `act(step_batch)` returns the actions for all lanes; `agent(steps)` yields one action per"
@@ -101,9 +103,9 @@ class eval_mode:
     def __exit__(self, *exc):
         for m in self.on: _set_attr(m, 'training', True)
 
-_SHAPE_ERROR = re.compile(r"shapes? |must match|must be equal|to have \d+ channels|should contain \d+ elements|input of size|"
+_SHAPE_ERROR = re.compile(r"shapes? |must match|must be equal|to have \d+ channels|should contain \d+ elements|"
                           # torch's messages for inputs of the wrong shape
-                          r"for dimension|dimension out of range|sizes of tensors|expected \d+D", re.I)
+                          r"input of size|for dimension|dimension out of range|sizes of tensors|expected \d+D", re.I)
 def is_shape_error(e:Exception)->bool:
     ("Whether `e` is torch's complaint about an input of the wrong shape (a matrix product, conv channels, a view, a "
      "norm's features).")
@@ -135,12 +137,12 @@ class SimpleModelRunner(Pipe):
                     e.add_note(f"(raised by the agent's model {type(self.model).__name__} on one observation of "
                                f"{env_name})")
                 raise
-            raise ConfigError(f"The agent's model {type(self.model).__name__} cannot take the observations of {env_name} "
-                             f"(shape {tuple(observation_space.shape)}): {str(e).splitlines()[0]}. "
+            raise ConfigError(f"The agent's model {type(self.model).__name__} cannot take the observations of "
+                             f"{env_name} (shape {tuple(observation_space.shape)}): {str(e).splitlines()[0]}. "
                              f"Build the model for inputs of size {tuple(observation_space.shape)}.") from None
         if isinstance(action_space, gym.spaces.Box) and tuple(out.shape[1:]) != tuple(action_space.shape):
-            raise ConfigError(f"The agent's model {type(self.model).__name__} outputs actions of shape {tuple(out.shape[1:])} "
-                             f"but {env_name} expects {tuple(action_space.shape)}.")
+            raise ConfigError(f"The agent's model {type(self.model).__name__} outputs actions of shape "
+                             f"{tuple(out.shape[1:])} but {env_name} expects {tuple(action_space.shape)}.")
         if hasattr(self.model, 'bind_action_space'): self.model.bind_action_space(action_space)
 
 def _box_bounds(space, device=None):
@@ -201,8 +203,9 @@ class ExplorationBase(Pipe):
 
 class OrnsteinUhlenbeck(ExplorationBase):
     "Adds temporally correlated Ornstein-Uhlenbeck noise (one process per env lane) to continuous actions."
-    def __init__(self, source_datapipe, action_sz:int|None=None, mu:float=0., theta:float=0.15, sigma:float=0.2, dt:float=1e-2,
-                 min_epsilon:float=0.2, max_epsilon:float=1., max_steps:int=100, explore_on_val:bool=False, decrement_on_val:bool=False):
+    def __init__(self, source_datapipe, action_sz:int|None=None, mu:float=0., theta:float=0.15, sigma:float=0.2,
+                 dt:float=1e-2, min_epsilon:float=0.2, max_epsilon:float=1., max_steps:int=100,
+                 explore_on_val:bool=False, decrement_on_val:bool=False):
         super().__init__(source_datapipe, min_epsilon, max_epsilon, max_steps, explore_on_val, decrement_on_val)
         self.action_sz,self.mu,self.theta,self.sigma,self.dt = action_sz,mu,theta,sigma,dt
         self.x = None

@@ -54,8 +54,9 @@ def ddpg_conv2d_block(
     "A 3-layer conv block (batch-normalised input, stride-2 3x3 convs) and its output size."
     c,h,w = state_sz
     if c > 4 and not ignore_warning:
-        raise ValueError(f"ddpg_conv2d_block got state_sz={tuple(state_sz)}: {c} channels looks like a [height, width, channel] "
-                         f"image. Pass [channel, height, width] (e.g. {(state_sz[2], state_sz[0], state_sz[1])}) or ignore_warning=True.")
+        raise ValueError(f"ddpg_conv2d_block got state_sz={tuple(state_sz)}: {c} channels looks like a "
+                         f"[height, width, channel] image. Pass [channel, height, width] "
+                         f"(e.g. {(state_sz[2], state_sz[0], state_sz[1])}) or ignore_warning=True.")
     block = nn.Sequential(nn.BatchNorm2d(c),
                           nn.Conv2d(c, filters, 3, stride=2), activation_fn(),
                           nn.Conv2d(filters, filters, 3, stride=2), activation_fn(),
@@ -75,7 +76,7 @@ class Critic(nn.Module):
                  activation_fn=nn.ReLU, # Activation
                  weight_init_fn:Callable=init_kaiming_normal_weights, # Init of the hidden layers
                  final_layer_init_fn:Callable=partial(init_uniform_weights, bound=1e-4), # Init of the output layer
-                 conv_block:nn.Sequential|None=None, # Pixel encoder from `ddpg_conv2d_block`; actions then join at layer 2
+                 conv_block:nn.Sequential|None=None, # Pixel encoder from `ddpg_conv2d_block`; actions join at layer 2
                  batch_norm:bool=False, # Batch-normalise the hidden layers
                 ):
         super().__init__()
@@ -126,7 +127,8 @@ class Actor(nn.Module):
 
     def bind_action_space(self, space:gym.spaces.Box):
         "Scale the tanh output to the bounds of `space`."
-        lo,hi = (torch.as_tensor(b, dtype=torch.float32, device=self.action_scale.device) for b in (space.low, space.high))
+        lo,hi = (torch.as_tensor(b, dtype=torch.float32, device=self.action_scale.device)
+                 for b in (space.low, space.high))
         self.action_scale.copy_((hi - lo) / 2); self.action_bias.copy_((hi + lo) / 2)
 
     def forward(self, s:Tensor)->Tensor:
@@ -176,8 +178,8 @@ class ExplorationComparisonLogger(Pipe):
                 ):
         exs = find_dps(source_datapipe, ExplorationBase)
         if len(exs) != 1:
-            raise ConfigError(f"ExplorationComparisonLogger needs exactly one exploration pipe (OrnsteinUhlenbeck, GaussianNoise, ...) "
-                              f"before it, found {len(exs)}.")
+            raise ConfigError(f"ExplorationComparisonLogger needs exactly one exploration pipe "
+                              f"(OrnsteinUhlenbeck, GaussianNoise, ...) before it, found {len(exs)}.")
         self.source_datapipe, ex = source_datapipe, exs[0]
         self.hist = SimpleNamespace(pending=None, original=deque(maxlen=max_steps), explored=deque(maxlen=max_steps))
         insert_dp(ex, ex.source_datapipe, lambda p: _ModelActions(p, self.hist))
@@ -195,7 +197,8 @@ class ExplorationComparisonLogger(Pipe):
         import matplotlib
         if path is not None: matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt
-        o, e = (x.reshape(len(x), -1, x.shape[-1] if x.ndim > 2 else 1)[:, lane] for x in (self.original, self.explored))
+        o, e = (x.reshape(len(x), -1, x.shape[-1] if x.ndim > 2 else 1)[:, lane]
+                for x in (self.original, self.explored))
         fig, axs = plt.subplots(o.shape[-1], 1, figsize=(6, 2.2*o.shape[-1]), squeeze=False, sharex=True)
         for j, ax in enumerate(axs[:, 0]):
             ax.plot(e[:, j], '.', ms=3, alpha=.6, label='explored'); ax.plot(o[:, j], label='model')
@@ -265,7 +268,8 @@ def _check_critic(critic:nn.Module, dls):
     except Exception as e:
         if not is_shape_error(e): raise   # the critic's own error, not the env's shapes
         raise ConfigError(f"The critic cannot take {st.env_names[0]}'s observations {tuple(s.shape[1:])} and actions "
-                         f"{tuple(a.shape[1:])}: {str(e).splitlines()[0]}. Build it as Critic({s.shape[1]}, {a.shape[1]}).") from None
+                         f"{tuple(a.shape[1:])}: {str(e).splitlines()[0]}. "
+                         f"Build it as Critic({s.shape[1]}, {a.shape[1]}).") from None
 
 def DDPGLearner(
         actor:Actor, # The actor model to use

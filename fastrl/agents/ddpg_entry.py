@@ -21,7 +21,8 @@ class MLPActor(nn.Module):
     def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU, low=-1., high=1.):
         super().__init__()
         self.pi = mlp([obs_dim, *hidden_sizes, act_dim], activation, nn.Tanh)
-        low, high = torch.as_tensor(low, dtype=torch.float32).expand(act_dim), torch.as_tensor(high, dtype=torch.float32).expand(act_dim)
+        low, high = (torch.as_tensor(low, dtype=torch.float32).expand(act_dim),
+                     torch.as_tensor(high, dtype=torch.float32).expand(act_dim))
         self.register_buffer('act_scale', (high - low) / 2); self.register_buffer('act_bias', (high + low) / 2)
     def forward(self, obs:Tensor)->Tensor: return self.pi(obs) * self.act_scale + self.act_bias
 

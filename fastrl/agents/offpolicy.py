@@ -22,7 +22,8 @@ __all__ = ['SPINUP_LOSS_TITLES', 'check_box_action_space', 'replay_schedule', 's
            'check_learner_input']
 
 # %% ../../nbs/10b_agents.offpolicy.ipynb #0dfc181d
-_ALTERNATIVES = 'Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO with a categorical policy (they take both).'
+_ALTERNATIVES = ('Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO with a categorical policy '
+                 '(they take both).')
 
 def check_box_action_space(space, algo:str, env_name:str='the env'):
     "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
@@ -32,8 +33,9 @@ def check_box_action_space(space, algo:str, env_name:str='the env'):
 # %% ../../nbs/10b_agents.offpolicy.ipynb #82d9be15
 def replay_schedule(train_freq:int=1, gradient_steps:int=1):
     "Augmentation: rebuild the chain's `ExperienceReplay` with this update schedule (same size, batch and start)."
-    return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs, max_sz=er.memory.max_sz,
-                     learning_starts=er.learning_starts, device=er.memory.device, train_freq=train_freq, gradient_steps=gradient_steps))
+    return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs,
+                     max_sz=er.memory.max_sz, learning_starts=er.learning_starts, device=er.memory.device,
+                     train_freq=train_freq, gradient_steps=gradient_steps))
 
 SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
 

@@ -80,7 +80,8 @@ class GradAllReducer(Pipe):
 class OptimizerStepper(Pipe):
     ("For each loss dict: step each of its optimisers (first clipping the gradient norm of that optimiser's "
      "parameters, if set); the dict is dropped, other items pass.")
-    def __init__(self, source_datapipe, max_grad_norm:float|None=None): self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
+    def __init__(self, source_datapipe, max_grad_norm:float|None=None):
+        self.source_datapipe,self.max_grad_norm = source_datapipe,max_grad_norm
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_opt_loss(o): yield o; continue

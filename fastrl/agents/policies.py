@@ -36,7 +36,8 @@ class StochasticActor(nn.Module):
      "needed.")
     def distribution(self, obs:Tensor): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
-    def log_prob(self, obs:Tensor, act:Tensor)->Tensor: return self.log_prob_from_distribution(self.distribution(obs), act)
+    def log_prob(self, obs:Tensor, act:Tensor)->Tensor:
+        return self.log_prob_from_distribution(self.distribution(obs), act)
     def forward(self, obs:Tensor, act:Tensor|None=None)->tuple:
         pi = self.distribution(obs)
         return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
@@ -71,7 +72,8 @@ class MLPGaussianActor(StochasticActor):
     def distribution(self, obs): return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
     # independent dims: sum over the last axis
     def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)
-    def log_prob(self, obs, act): return (-0.5 * ((act - self.mu_net(obs)) * torch.exp(-self.log_std))**2 - self.log_std - _HALF_LOG_2PI).sum(-1)
+    def log_prob(self, obs, act):
+        return (-0.5 * ((act - self.mu_net(obs)) * torch.exp(-self.log_std))**2 - self.log_std - _HALF_LOG_2PI).sum(-1)
     def sample(self, obs):
         mu = self.mu_net(obs)
         return mu + torch.randn_like(mu) * torch.exp(self.log_std)
@@ -109,18 +111,20 @@ def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your
      "space itself (one-hot encoded).")
     if isinstance(space, gym.spaces.Box) and len(space.shape) == 1: return int(space.shape[0])
     if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)): return space
-    raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got {type(space).__name__}{tuple(space.shape) if space.shape else ''}; "
+    raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got "
+                      f"{type(space).__name__}{tuple(space.shape) if space.shape else ''}; "
                       f"flatten them (gymnasium.wrappers.FlattenObservation) or {alternative}.")
 
 
 # %% ../../nbs/14_agents.policies.ipynb #132bec06
 def _space_name(s)->str:
-    return f"Discrete({s.n})" if isinstance(s, gym.spaces.Discrete) else f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}"
+    return (f"Discrete({s.n})" if isinstance(s, gym.spaces.Discrete)
+            else f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}")
 
 class MLPActorCritic(nn.Module):
     "Spinning Up's MLP actor-critic: `pi` (categorical or diagonal Gaussian) and `v`, built from the env's spaces."
     def __init__(self,
-                 observation_space:gym.Space, # The env's observation space: a flat `Box`, or `Discrete`/`MultiDiscrete` (one-hot encoded, `FlattenObs`)
+                 observation_space:gym.Space, # A flat `Box`, or `Discrete`/`MultiDiscrete` (one-hot, `FlattenObs`)
                  action_space:gym.Space, # `Discrete` (categorical policy) or `Box` (Gaussian policy)
                  hidden_sizes=(64,64), # Hidden layer sizes of pi and v
                  activation=nn.Tanh, # Activation class between layers
@@ -135,7 +139,8 @@ class MLPActorCritic(nn.Module):
             self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation)
         else:
             raise ConfigError(f"{algo} need a Discrete or flat Box action space, got {_space_name(action_space)}; "
-                             "for MultiDiscrete/MultiBinary actions wrap the env to a Discrete space or pass your own actor_critic.")
+                             "for MultiDiscrete/MultiBinary actions wrap the env to a Discrete space "
+                             "or pass your own actor_critic.")
         self.v = MLPCritic(obs_dim, hidden_sizes, activation)
 
     def step(self, obs)->tuple:
@@ -156,7 +161,8 @@ class PolicySampler(Pipe):
         self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
     def bind_env(self, observation_space, action_space, env_name=''):
         if isinstance(action_space, gym.spaces.Box):
-            self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device) for b in (action_space.low, action_space.high))
+            self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
+                                  for b in (action_space.low, action_space.high))
     def __iter__(self):
         for obs in self.source_datapipe:
             obs = obs.to(self.device, torch.float32)

@@ -92,13 +92,14 @@ def PPOLearner(
         train_pi_iters:int=80, # Maximum policy passes per epoch
         target_kl:float|None=0.01, # KL early-stopping target (stop at 1.5x); `None`: no early stop
         mb_size:int|None=None, # Minibatch size of policy and value steps (`None`: the whole epoch)
-        joint:bool=False, # Policy and value steps on the same minibatches with one backward (`JointPolicyValue`), as SB3
+        joint:bool=False, # Policy and value steps on the same minibatches, one backward (`JointPolicyValue`), as SB3
         dp_augmentation_fns:list|None=None, # Further augmentations of the learner chain
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, pi_lr, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "PPO-Clip: `VPGLearner` with `PPOPolicyLoss` in place of `VPGPolicyLoss`."
-    ppo = ReplaceDp(VPGPolicyLoss, lambda old: PPOPolicyLoss(old.source_datapipe, old.ac, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters,
-                                                              target_kl=target_kl, mb_size=mb_size, opt=old.opt))
+    ppo = ReplaceDp(VPGPolicyLoss, lambda old: PPOPolicyLoss(old.source_datapipe, old.ac, clip_ratio=clip_ratio,
+                                                              train_pi_iters=train_pi_iters, target_kl=target_kl,
+                                                              mb_size=mb_size, opt=old.opt))
     kwargs.setdefault('v_mb_size', mb_size)
     augs = [ppo] + ([JointPolicyValue()] if joint else [])
     return VPGLearner(ac, dls, dp_augmentation_fns=augs + list(dp_augmentation_fns or []), **kwargs)
@@ -108,11 +109,12 @@ class PPOJointLoss(Pipe):
     ("For each `Rollout`: pairs of PPO-Clip policy and value steps on the same minibatches, one loss dict (`loss_pi + "
      "loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`.")
     titles = PPOPolicyLoss.titles + ValueLoss.titles
-    def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80, train_v_iters:int=80,
-                 target_kl:float|None=0.01, mb_size:int|None=None):
+    def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80,
+                 train_v_iters:int=80, target_kl:float|None=0.01, mb_size:int|None=None):
         pi_ps, v_ps = {id(p) for p in ac.pi.parameters()}, {id(p) for p in ac.v.parameters()}
-        if pi_ps & v_ps: raise ValueError("PPOJointLoss: ac.pi and ac.v share parameters, so a value step would change the policy loss; "
-                                          "use separate steps (PPOLearner(joint=False)).")
+        if pi_ps & v_ps:
+            raise ValueError("PPOJointLoss: ac.pi and ac.v share parameters, so a value step would change the "
+                             "policy loss; use separate steps (PPOLearner(joint=False)).")
         self.source_datapipe,self.ac,self.opt,self.v_opt = source_datapipe,ac,opt,v_opt
         self.clip_ratio,self.train_pi_iters,self.train_v_iters = clip_ratio,train_pi_iters,train_v_iters
         self.target_kl,self.mb_size = target_kl,mb_size

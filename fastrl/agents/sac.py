@@ -196,7 +196,8 @@ def SACLearner(
                          f"`SquashedGaussianActor`; {type(actor).__name__} has none.")
     alpha_m, learnable = _alpha(alpha)
     target_entropy = -float(actor.action_sz) if target_entropy is None else target_entropy
-    sac_fns = [ReplaceDp(CriticLossProcessor, lambda p: SACCriticLossProcessor(p.source_datapipe, critic, actor, p.t_critic, p.gamma, alpha_m)),
+    sac_fns = [ReplaceDp(CriticLossProcessor, lambda p: SACCriticLossProcessor(p.source_datapipe, critic, actor,
+                                                                               p.t_critic, p.gamma, alpha_m)),
                ReplaceDp(ActorLossProcessor, lambda p: SACActorLossProcessor(p.source_datapipe, critic,
                                                                              actor, alpha_m)),
                lambda pipe: remove_dp(pipe, _holding(pipe, SoftTargetUpdater, actor)),   # no target policy
@@ -204,9 +205,10 @@ def SACLearner(
     if learnable:
         sac_fns.append(lambda pipe: insert_dp(pipe, _holding(pipe, BasicOptStepper, actor), lambda p: BasicOptStepper(
             LossCollector(AlphaLossProcessor(p, alpha_m, target_entropy)), alpha_m, lr, opt=opt)))
-    learner = DDPGLearner(actor, critic, dls, logger_bases, actor_lr=lr, actor_opt=opt, critic_lr=lr, critic_opt=opt, tau=tau, bs=bs,
-                          max_sz=max_sz, nsteps=nsteps, device=device, batches=batches, gamma=gamma, learning_starts=learning_starts,
-                          rolling_length=rolling_length, dp_augmentation_fns=sac_fns + list(dp_augmentation_fns or []))
+    learner = DDPGLearner(actor, critic, dls, logger_bases, actor_lr=lr, actor_opt=opt, critic_lr=lr, critic_opt=opt,
+                          tau=tau, bs=bs, max_sz=max_sz, nsteps=nsteps, device=device, batches=batches, gamma=gamma,
+                          learning_starts=learning_starts, rolling_length=rolling_length,
+                          dp_augmentation_fns=sac_fns + list(dp_augmentation_fns or []))
     learner.alpha = alpha_m
     return learner
 

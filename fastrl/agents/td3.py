@@ -194,15 +194,18 @@ def TD3Learner(
      "target updates.")
     check_learner_input(dls, critic, 'TD3')
     if not (hasattr(actor, 'action_scale') and hasattr(actor, 'action_bias')):
-        raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the action bounds, "
-                         f"for the smoothing noise), as `Actor`; {type(actor).__name__} has none.")
-    td3_fns = [ReplaceDp(CriticLossProcessor, lambda p: TD3CriticLossProcessor(p.source_datapipe, critic, actor, p.t_critic, p.t_actor,
-                                                                               p.gamma, target_noise, noise_clip)),
-               ReplaceDp(ActorLossProcessor, lambda p: DelayedActorLossProcessor(p.source_datapipe, CriticMember(critic, 0), actor, policy_delay)),
+        raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the "
+                         f"action bounds, for the smoothing noise), as `Actor`; {type(actor).__name__} has none.")
+    td3_fns = [ReplaceDp(CriticLossProcessor, lambda p: TD3CriticLossProcessor(p.source_datapipe, critic, actor,
+                                                                               p.t_critic, p.t_actor, p.gamma,
+                                                                               target_noise, noise_clip)),
+               ReplaceDp(ActorLossProcessor, lambda p: DelayedActorLossProcessor(p.source_datapipe,
+                                                                                 CriticMember(critic, 0), actor,
+                                                                                 policy_delay)),
                sync_targets_with(DelayedActorLossProcessor),
                replay_schedule(train_freq, gradient_steps), spinup_titles]
-    return DDPGLearner(actor, critic, dls, logger_bases, actor_lr=actor_lr, actor_opt=actor_opt, critic_lr=critic_lr, critic_opt=critic_opt,
-                       tau=tau, bs=bs, max_sz=max_sz,
+    return DDPGLearner(actor, critic, dls, logger_bases, actor_lr=actor_lr, actor_opt=actor_opt, critic_lr=critic_lr,
+                       critic_opt=critic_opt, tau=tau, bs=bs, max_sz=max_sz,
                        nsteps=nsteps, device=device, batches=batches, gamma=gamma, learning_starts=learning_starts,
                        rolling_length=rolling_length, dp_augmentation_fns=td3_fns + list(dp_augmentation_fns or []))
 

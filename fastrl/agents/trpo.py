@@ -149,6 +149,7 @@ def TRPOLearner(
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "TRPO: `VPGLearner` with `TRPOPolicyUpdate` in place of `VPGPolicyLoss`."
-    trpo = ReplaceDp(VPGPolicyLoss, lambda old: TRPOPolicyUpdate(old.source_datapipe, old.ac, delta, damping_coeff, cg_iters,
-                                                                  backtrack_iters, backtrack_coeff, line_search))
+    trpo = ReplaceDp(VPGPolicyLoss, lambda old: TRPOPolicyUpdate(old.source_datapipe, old.ac, delta, damping_coeff,
+                                                                  cg_iters, backtrack_iters, backtrack_coeff,
+                                                                  line_search))
     return VPGLearner(ac, dls, dp_augmentation_fns=[trpo] + list(dp_augmentation_fns or []), **kwargs)

@@ -18,6 +18,7 @@ from ..agents.policies import FlattenObs
 from ..agents.dqn.target import TargetNetwork
 from ..agents.dqn.double import DoubleDQN
 from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_range
+from ..pipes.ablations import Ablation, aug_edits, aug_names, check_aug
 
 # %% auto #0
 __all__ = ['dqn']
@@ -50,10 +51,14 @@ def dqn(env_fn,
         max_ep_len:int|None=None, # Time limit of an episode (None: the env's own)
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
+        aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
      "rl-zoo's CartPole-v1 defaults.")
     refuse_data_parallel('dqn')   # before anything is written
+    check_aug('dqn', dqn.ablations, aug)
+    if double and 'double' in aug_names(aug):
+        raise ConfigError("dqn: double=True and aug='double' ask for the same change; give one of them.")
     exp = Experiment(locals(), **logger_kwargs)
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, _ = env_spaces(env_fn)
@@ -95,6 +100,8 @@ def dqn(env_fn,
         augs += Categorical()
     learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=replay_size, nsteps=nsteps,
                          gamma=gamma, learning_starts=learning_starts, train_freq=train_freq, gradient_steps=gradient_steps,
-                         batches=steps_per_epoch, dp_augmentation_fns=augs)
+                         batches=steps_per_epoch, dp_augmentation_fns=augs + aug_edits(dqn.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
+
+dqn.ablations = dict(double=Ablation('the double Q-learning target (as double=True)', learner=lambda **_: [DoubleDQN()]))

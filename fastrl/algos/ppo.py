@@ -8,6 +8,10 @@ from ..agents.policies import MLPActorCritic
 from ..agents.ppo import PPOLearner
 from .onpolicy import onpolicy_setup
 from ..experiments.core import Experiment
+from ..agents.ppo import PPOPolicyLoss
+from ..agents.vpg import VPGPolicyLoss
+from ..pipes.core import ReplaceDp
+from ..pipes.ablations import Ablation, aug_edits, check_aug
 
 # %% auto #0
 __all__ = ['ppo']
@@ -33,12 +37,20 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
         mb_size:int|None=None, # Minibatch size of policy and value steps (fastrl; `None`: the whole epoch, as Spinning Up)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
+        aug=None, # Ablations by name (`ppo.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
+    check_aug('ppo', ppo.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo')
     learner = PPOLearner(ac, dls, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters, target_kl=target_kl, mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
-                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters)
+                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters,
+                         dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
+
+ppo.ablations = dict(vpg_loss=Ablation("VPG's policy loss, one gradient step per epoch, instead of the clipped "
+                                       "objective",
+                                       learner=lambda **_: [ReplaceDp(PPOPolicyLoss, lambda p: VPGPolicyLoss(
+                                           p.source_datapipe, p.ac, opt=p.opt))]))

@@ -8,6 +8,8 @@ from ..agents.sac import SACActorCritic, SACAgent, SACLearner
 from .offpolicy import box_actor_critic
 from ..experiments.core import Experiment
 from ..experiments.distributed import refuse_data_parallel
+from .ablations import NO_TARGET
+from ..pipes.ablations import aug_edits, check_aug
 
 # %% auto #0
 __all__ = ['sac']
@@ -32,15 +34,19 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
+        aug=None, # Ablations by name (`sac.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     "Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process)."
     refuse_data_parallel('sac')   # before anything is written
+    check_aug('sac', sac.ablations, aug)
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
     agent = SACAgent(ac.pi, start_steps=start_steps)
     dls = exp.dataloaders(env_fn, agent)
     learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size, max_sz=replay_size,
                          gamma=gamma, learning_starts=update_after, train_freq=update_every, gradient_steps=update_every,
-                         batches=steps_per_epoch)
+                         batches=steps_per_epoch, dp_augmentation_fns=aug_edits(sac.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
+
+sac.ablations = dict(no_target=NO_TARGET)

@@ -69,7 +69,8 @@ class GymStepper(Pipe):
         self.source_datapipe,self.agent,self.seed,self.n = source_datapipe,agent,seed,n
         self.include_images,self.proc_id = include_images,proc_id
         self.env_ids = list(source_datapipe)
-        self.env_names = [e if isinstance(e, str) else getattr(e, '__name__', 'env') for e in self.env_ids for _ in range(num_envs)]
+        self.env_names = [e if isinstance(e, str) else getattr(e, '__name__', 'env')
+                          for e in self.env_ids for _ in range(num_envs)]
         # copy=False: the vector env's deepcopy of each observation batch costs more than the plain copy __iter__ makes
         self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None, copy=False)
         self.num_envs = self.env.num_envs
@@ -77,8 +78,9 @@ class GymStepper(Pipe):
         if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary,
                                                    gym.spaces.MultiDiscrete)):
             self.env.close()
-            raise ValueError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; fastrl steps "
-                             "array observations. Wrap the env, e.g. gymnasium.wrappers.FlattenObservation.")
+            raise ValueError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; "
+                             "fastrl steps array observations. "
+                             "Wrap the env, e.g. gymnasium.wrappers.FlattenObservation.")
         if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space,
                                                                             self.env_names[0])
         self.obs,self._seeded = None,False
@@ -100,13 +102,14 @@ class GymStepper(Pipe):
     def _check(self, a:np.ndarray, field:str='observation', reset:bool=False)->np.ndarray:
         ("`a` (every lane's observation or reward), or `RunAborted` naming the lane if a value is NaN/Inf; float64 "
          "becomes float32.")
-        # CRITICAL: nothing non-finite is stored or learnt from. One sum is the cheap test (NaN/Inf anywhere makes it non-finite)
+        # CRITICAL: nothing non-finite is stored or learnt from. One sum is the cheap test
+        # (NaN/Inf anywhere makes it non-finite)
         if a.dtype.kind == 'f' and not math.isfinite(a.sum()) and not np.isfinite(a).all():
             rows = a.reshape(self.num_envs, -1)
             lane = int(np.flatnonzero(~np.isfinite(rows).all(1))[0]); v = rows[lane][~np.isfinite(rows[lane])][0]
             at = 'on reset' if reset else f'at step {int(self.step_n[lane])} of episode {int(self.episode_n[lane])}'
-            raise RunAborted(f"env {self.env_names[lane]!r} (lane {lane}) gave a non-finite {field} ({v}) {at}: fastrl does not learn from "
-                             "non-finite values; fix the env, or wrap it to clean its output")
+            raise RunAborted(f"env {self.env_names[lane]!r} (lane {lane}) gave a non-finite {field} ({v}) {at}: fastrl "
+                             "does not learn from non-finite values; fix the env, or wrap it to clean its output")
         return a.astype(np.float32) if a.dtype == np.float64 else a
 
     def act(self, state:Tensor)->np.ndarray:
@@ -130,14 +133,16 @@ class GymStepper(Pipe):
             rew = self._check(rew.astype(np.float32), 'reward')
             ep_ret = self.ep_ret + rew
             step = SimpleStep(state=state, action=_as_tensor(action), next_state=torch.from_numpy(next_obs),
-                              terminated=torch.from_numpy(term), truncated=torch.from_numpy(trunc), reward=torch.from_numpy(rew),
+                              terminated=torch.from_numpy(term), truncated=torch.from_numpy(trunc),
+                              reward=torch.from_numpy(rew),
                               total_reward=torch.from_numpy(ep_ret), env_id=self.env_id, proc_id=self.proc,
                               step_n=torch.from_numpy(self.step_n), episode_n=torch.from_numpy(self.episode_n),
                               image=self.render() if self.include_images else None, n_steps=self.ones)
             if np.count_nonzero(done):
                 self.obs = self._check(obs)
                 state = torch.from_numpy(self.obs)
-                self.ep_ret, self.step_n = np.where(done, 0., ep_ret).astype(np.float32), np.where(done, 0, self.step_n + 1)
+                self.ep_ret, self.step_n = (np.where(done, 0., ep_ret).astype(np.float32),
+                                            np.where(done, 0, self.step_n + 1))
                 self.episode_n = self.episode_n + done
             else:
                 self.obs, state = next_obs, step.next_state   # no lane ended: the next state is this step's next_state
@@ -216,7 +221,8 @@ class NStepper(Pipe):
             self.t += 1
             ring.write(pos, step)
             done = np.logical_or(step.terminated.numpy(), step.truncated.numpy())
-            # steps of the lane's episode so far, this one included; a step index of 0 starts over (an env reset by GymStepper(n=...))
+            # steps of the lane's episode so far, this one included; a step index of 0 starts over
+            # (an env reset by GymStepper(n=...))
             ep_len = step.step_n.numpy(force=True) + 1 if step.step_n is not None else self.ep_len + 1
             self.ep_len = np.where(done, 0, ep_len)
             L = np.minimum(ep_len, n)
@@ -325,7 +331,7 @@ class GymTransformBlock:
                  include_images:bool=False, # Render frames into `step.image`
                  gamma:float=0.99, # Discount used by `FirstLastMerger`
                  async_envs:bool=False, # Step the envs in subprocesses
-                 every_step:bool=False, # One item per vector step: an empty batch (bs=0) when no window ends or all are skipped
+                 every_step:bool=False, # One item per vector step: empty (bs=0) when no window ends or all are skipped
                 ):
         if nskips > nsteps:
             raise ValueError(f"nskips={nskips} > nsteps={nsteps} would drop the rewards of skipped steps; "

@@ -37,7 +37,9 @@ def encode(o):
     if isinstance(o, np.generic): return o.item()
     if isinstance(o, np.ndarray):
         if o.dtype == object: return _SKIP
-        return {'__ndarray__': torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf' else o.tolist(), 'dtype': str(o.dtype)}
+        return {'__ndarray__': (torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf'
+                                else o.tolist()),
+                'dtype': str(o.dtype)}
     if isinstance(o, Tensor): return o.detach().clone()
     if isinstance(o, np.random.Generator): return {'__generator__': _bitgen_state(o.bit_generator.state)}
     # NormalizeObservation's obs_rms, ...
@@ -132,7 +134,8 @@ def env_state(venv)->dict|None:
         layers = [_plain_attrs(l) for l in _layers(e)]
         u = e.unwrapped
         if hasattr(u, 'data') and hasattr(u.data, 'qpos'):   # MuJoCo: the simulator state
-            layers[-1]['__mujoco__'] = {k:torch.from_numpy(np.array(getattr(u.data, k))) for k in ('qpos', 'qvel', 'act', 'qacc_warmstart', 'time')}
+            layers[-1]['__mujoco__'] = {k:torch.from_numpy(np.array(getattr(u.data, k)))
+                                        for k in ('qpos', 'qvel', 'act', 'qacc_warmstart', 'time')}
         lanes.append(layers)
     return {'lanes': lanes, 'vector': _plain_attrs(venv, _ENV_SKIP | {'envs', 'env_fns'})}
 
@@ -163,7 +166,8 @@ def _stat_layers(env)->list:
 def norm_stats(env)->list:
     ("The running statistics of `env`'s normalising wrappers (their `RunningMeanStd` attributes), outermost first, "
      "weights-only loadable.")
-    return [{'wrapper': type(l).__name__, 'stats': {k:encode(v) for k,v in vars(l).items() if isinstance(v, RunningMeanStd)}}
+    return [{'wrapper': type(l).__name__,
+             'stats': {k:encode(v) for k,v in vars(l).items() if isinstance(v, RunningMeanStd)}}
             for l in _stat_layers(env)]
 
 def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
@@ -172,8 +176,8 @@ def load_norm_stats(env, stats:list, frozen:bool=True, what:str='the env'):
     ls = _stat_layers(env)
     have, want = [type(l).__name__ for l in ls], [s['wrapper'] for s in stats]
     if have != want:
-        raise ConfigError(f"The policy was trained under {' > '.join(want) or 'no normalising wrapper'}, but {what} has "
-                          f"{' > '.join(have) or 'none'}: pass an env_fn that builds the same wrappers.")
+        raise ConfigError(f"The policy was trained under {' > '.join(want) or 'no normalising wrapper'}, but {what} "
+                          f"has {' > '.join(have) or 'none'}: pass an env_fn that builds the same wrappers.")
     for l,s in zip(ls, stats):
         for k,v in s['stats'].items(): setattr(l, k, decode(v))
         if frozen and isinstance(getattr(type(l), 'update_running_mean', None), property): l.update_running_mean = False
@@ -224,8 +228,8 @@ def _load_storage_state(o:ReplayStorage, sd:dict):
 
 def _is_holder(v)->bool:
     "A plain fastrl object holding state (not a pipe, module or callable)."
-    return (type(v).__module__.startswith('fastrl') and hasattr(v, '__dict__') and not isinstance(v, (IterDataPipe, nn.Module, type))
-            and not callable(v))
+    return (type(v).__module__.startswith('fastrl') and hasattr(v, '__dict__')
+            and not isinstance(v, (IterDataPipe, nn.Module, type)) and not callable(v))
 
 def _obj_state(v, shared:dict, depth:int=0):
     if isinstance(v, (nn.Module, torch.optim.Optimizer)):
@@ -289,7 +293,8 @@ def load_graph_state(root, st:dict):
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #405f789d
 def rng_state()->dict:
     v, keys, pos, has_gauss, cached = np.random.get_state()
-    st = {'python': encode(random.getstate()), 'numpy': [v, torch.from_numpy(keys.astype(np.int64)), pos, has_gauss, cached],
+    st = {'python': encode(random.getstate()),
+          'numpy': [v, torch.from_numpy(keys.astype(np.int64)), pos, has_gauss, cached],
           'torch': torch.get_rng_state()}
     if torch.cuda.is_available(): st['cuda'] = torch.cuda.get_rng_state_all()
     return st

@@ -39,10 +39,10 @@ def _describe_callable(f)->str:
 
 class EnvFn:
     ("Zero-argument env factory (Spinning Up's `env_fn`) from an env id or a callable, optionally with a time limit of"
-     " `max_ep_len` steps.")
+     " `max_ep_len` steps (a gymnasium `TimeLimit`). An `EnvSpec` (`env.spec`) brings its id, kwargs and wrappers.")
     def __init__(self,
-                 env:str|EnvSpec|callable, # A gymnasium env id (e.g. 'Pendulum-v1'), an `EnvSpec` (`env.spec`: id, kwargs and wrappers) or a zero-argument callable returning an env
-                 max_ep_len:int|None=None, # Truncate episodes after this many steps (gymnasium `TimeLimit`; an env's own shorter limit still applies)
+                 env:str|EnvSpec|callable, # A gymnasium env id, an `EnvSpec` or a zero-argument callable making an env
+                 max_ep_len:int|None=None, # Truncate episodes after this many steps; an env's shorter limit still holds
                  **kwargs, # Passed to `gym.make` when `env` is an id
                 ):
         if isinstance(env, EnvFn):
@@ -53,10 +53,12 @@ class EnvFn:
         if max_ep_len is not None and max_ep_len < 1:
             raise ValueError(f"max_ep_len must be >= 1 (or None), got {max_ep_len}.")
         self.env,self.max_ep_len,self.kwargs = env,max_ep_len,kwargs
-        self.__name__ = env if isinstance(env, str) else env.id if isinstance(env, EnvSpec) else getattr(env, '__name__', 'env_fn')
+        self.__name__ = (env if isinstance(env, str) else env.id if isinstance(env, EnvSpec)
+                         else getattr(env, '__name__', 'env_fn'))
 
     @property
-    def env_name(self)->str|None: return self.env if isinstance(self.env, str) else self.env.id if isinstance(self.env, EnvSpec) else None
+    def env_name(self)->str|None:
+        return self.env if isinstance(self.env, str) else self.env.id if isinstance(self.env, EnvSpec) else None
 
     def __call__(self, render_mode:str|None=None)->gym.Env:
         if isinstance(self.env, (str, EnvSpec)):   # gym.make re-applies an EnvSpec's additional_wrappers
@@ -67,10 +69,11 @@ class EnvFn:
         return e
 
     def __repr__(self):
-        src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})" if self.env_name is not None
-               else _describe_callable(self.env))
+        src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})"
+               if self.env_name is not None else _describe_callable(self.env))
         if isinstance(self.env, EnvSpec):
-            src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})" for w in self.env.additional_wrappers)
+            src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})"
+                           for w in self.env.additional_wrappers)
         return src + (f" with max_ep_len={self.max_ep_len}" if self.max_ep_len else '')
 
     def __reduce__(self):
@@ -149,7 +152,8 @@ def _importable(o)->str|None:
 def _wrapper_problem(w:WrapperSpec)->str|None:
     "Why `gym.make` cannot rebuild the wrapper of `w` from config.json (None: it can)."
     if w.kwargs is None:
-        return f"the wrapper {w.name} does not record its constructor arguments (it does not inherit gymnasium.utils.RecordConstructorArgs)"
+        return (f"the wrapper {w.name} does not record its constructor arguments "
+                "(it does not inherit gymnasium.utils.RecordConstructorArgs)")
     bad = []
     for k,v in w.kwargs.items():
         try: json.dumps(v)
@@ -236,12 +240,14 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, type) or callable(o):
         r = _importable(o)
         if r: refs[':'.join(path)] = r
-        return _describe_callable(o) if (inspect.isfunction(o) or isinstance(o, (type, functools.partial))) else repr(o)[:200]
+        return (_describe_callable(o) if (inspect.isfunction(o) or isinstance(o, (type, functools.partial)))
+                else repr(o)[:200])
     return repr(o)[:200]
 
 # entry functions recorded by runs made before fastrl.algos held them
 _MOVED = {f'fastrl.agents.{m}:{n}': f'fastrl.algos.{n}:{n}'
-          for m, n in [('vpg', 'vpg'), ('ppo', 'ppo'), ('trpo', 'trpo'), ('ddpg_entry', 'ddpg'), ('td3', 'td3'), ('sac', 'sac'), ('dqn.basic', 'dqn')]}
+          for m, n in [('vpg', 'vpg'), ('ppo', 'ppo'), ('trpo', 'trpo'), ('ddpg_entry', 'ddpg'), ('td3', 'td3'),
+                       ('sac', 'sac'), ('dqn.basic', 'dqn')]}
 # renamed (Spinning Up's name for it)
 _MOVED['fastrl.agents.ddpg_entry:MLPActorCritic'] = 'fastrl.agents.ddpg_entry:DDPGActorCritic'
 

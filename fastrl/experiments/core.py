@@ -56,11 +56,11 @@ class Experiment:
                  output_fname:str='progress.txt', # Name of the progress file
                  tensorboard:bool=False, # Also write TensorBoard scalars to `output_dir/tb`
                  show:bool=True, # Show the progress bars and table (rank 0)
-                 resume:bool|str|Path=False, # Continue from `output_dir`'s last checkpoint, or from folder `resume` (see `resume(DIR)`)
-                 load_only:bool=False, # Build, load the saved model and return without training or writing (used by `load_policy`)
+                 resume:bool|str|Path=False, # Continue from `output_dir`'s last checkpoint, or from folder `resume`
+                 load_only:bool=False, # Build, load the saved model and return: no training or writing (`load_policy`)
                  itr:int|None=None, # With `load_only`: the saved model of this epoch (default: the last)
                  checkpoint:bool=True, # Write a resumable checkpoint every epoch
-                 keep_snapshots:bool=False, # Also keep `pyt_save/model{epoch}.pt` of every saved epoch (for `test_policy --itr`)
+                 keep_snapshots:bool=False, # Also keep `pyt_save/model{epoch}.pt` per saved epoch (`test_policy --itr`)
                  entry:str|None=None, # 'module:function' of the entry function (default: the caller)
                  overwrite:bool=False, # Replace a run already in `output_dir` (default: refuse, and point to `resume`)
                  **unknown, # Any other `logger_kwargs` key: refused in one line that lists the keys a run takes
@@ -78,7 +78,8 @@ class Experiment:
         self.load_only,self.resume,self.itr,self.checkpoint = load_only,resume,itr,checkpoint
         self.keep_snapshots = keep_snapshots
         if output_dir is None: output_dir = f"/tmp/experiments/{int(time.time())}"
-        self.output_dir,self.exp_name,self.output_fname,self.overwrite = Path(output_dir),exp_name,output_fname,overwrite
+        self.output_dir,self.exp_name = Path(output_dir),exp_name
+        self.output_fname,self.overwrite = output_fname,overwrite
         self.entry = entry or _caller_entry()
         seed = self.config.get('seed', 0)
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
@@ -96,18 +97,22 @@ class Experiment:
         "The checkpoint to resume from, or a `ConfigError` saying why there is none and what to do."
         p = self.output_dir/'checkpoint.pt'
         if not p.exists():
-            raise ConfigError(f"{self.output_dir} has no checkpoint.pt to resume from (the run ended or stopped before its first "
-                              "epoch was saved, or ran with checkpoint=False): start it again with --overwrite")
+            raise ConfigError(f"{self.output_dir} has no checkpoint.pt to resume from (the run ended or stopped "
+                              "before its first epoch was saved, or ran with checkpoint=False): "
+                              "start it again with --overwrite")
         try: ck = load_checkpoint(p)
         except Exception as e:
             prev = previous_path(p)
             try:
-                kept = f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: `mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again"
+                kept = (f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: "
+                        f"`mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again")
             except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
-            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a checkpoint); {kept}") from None
+            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; "
+                              f"truncated or not a checkpoint); {kept}") from None
         epochs = self.config.get('epochs')
         if isinstance(epochs, int) and ck['epoch'] >= epochs:
-            raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): to train it longer, "
+            raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): "
+                              "to train it longer, "
                               f"`{resume_command(self.output_dir)} --epochs N` with N > {ck['epoch']}")
         return ck
 
@@ -143,7 +148,8 @@ class Experiment:
             else: self._update_config(epochs=self.config.get('epochs'))
             if self.resume: self._truncate_progress(self.ckpt['epoch'] if self.ckpt else 0)
         except BaseException: self._release(); raise
-        print(f"Logging data to {d/self.output_fname}" + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
+        print(f"Logging data to {d/self.output_fname}"
+              + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
 
     def _release(self):
         if self.lock is not None: self.lock.release(); self.lock = None
@@ -199,7 +205,8 @@ class Experiment:
         if not lines: return
         i = lines[0].split('\t').index('Epoch') if 'Epoch' in lines[0].split('\t') else None
         keep = [l for l in lines[1:] if i is not None and float(l.split('\t')[i]) <= epoch]
-        tmp = p.with_name('.' + p.name + '.tmp'); tmp.write_text('\n'.join([lines[0]] + keep) + '\n'); os.replace(tmp, p)
+        tmp = p.with_name('.' + p.name + '.tmp'); tmp.write_text('\n'.join([lines[0]] + keep) + '\n')
+        os.replace(tmp, p)
 
     def dataloaders(self, env_fn, agent=None, num_envs:int=1, max_ep_len:int|None=None, **kwargs)->L:
         "`env_dataloaders` seeded with `exp.seed` (`seed + 10000*rank`)."
@@ -223,7 +230,8 @@ class Experiment:
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, 'env_stats': train_norm_stats(self.learner),
+        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch,
+              'env_stats': train_norm_stats(self.learner),
               # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
               'spaces': train_spaces(self.learner)}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
@@ -236,8 +244,9 @@ class Experiment:
             sts = [None]*self.world_size if self.is_main else None
             torch.distributed.gather_object(st, sts, dst=0)
         else: sts = [st]
-        if self.is_main: save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts},
-                                         self.output_dir/'checkpoint.pt', keep_previous=True)
+        if self.is_main:
+            save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts},
+                            self.output_dir/'checkpoint.pt', keep_previous=True)
         # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
         if self.world_size > 1: torch.distributed.barrier()
 
@@ -246,7 +255,8 @@ class Experiment:
         ("Train `learner` for `epochs` epochs (the rest of them when resuming), logging Spinning Up's columns; returns"
          " `self`.")
         self.learner,self.models,self.agent,self.epochs = learner,dict(models or {}),agent,epochs
-        self.save_freq,self.num_test_episodes,self.test_env_fn,self.max_ep_len = max(int(save_freq), 1),num_test_episodes,test_env_fn,max_ep_len
+        self.save_freq,self.num_test_episodes = max(int(save_freq), 1),num_test_episodes
+        self.test_env_fn,self.max_ep_len = test_env_fn,max_ep_len
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
             raise ValueError("exp.fit needs a learner built with logger_bases=exp.loggers.")
         extra = _TEST_TITLES if agent is not None and num_test_episodes > 0 else ()
@@ -277,7 +287,8 @@ class Experiment:
     def _kept(self)->str:
         "What is on disk after a stopped run, and the command that goes on from it."
         if self.last_epoch and self.checkpoint:
-            return f"epoch {self.last_epoch} is the last saved in {self.output_dir}: continue with `{resume_command(self.output_dir)}`"
+            return (f"epoch {self.last_epoch} is the last saved in {self.output_dir}: "
+                    f"continue with `{resume_command(self.output_dir)}`")
         if self.last_epoch:
             return f"epoch {self.last_epoch} is the last logged in {self.output_dir} (no checkpoint: checkpoint=False)"
         return f"no epoch was saved in {self.output_dir}: start again with --overwrite"
@@ -325,7 +336,8 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
         except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})
-    bad = [k for k,v in kwargs.items() if k in ('env_fn', 'actor_critic') and isinstance(v, str) and not (k == 'env_fn' and is_env_id(v))]
+    bad = [k for k,v in kwargs.items()
+           if k in ('env_fn', 'actor_critic') and isinstance(v, str) and not (k == 'env_fn' and is_env_id(v))]
     if bad:
         cli = ' (--env ENV_ID on the command line)' if bad[0] == 'env_fn' else ''
         raise ConfigError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=...{cli}.")

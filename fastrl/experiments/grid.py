@@ -5,14 +5,17 @@ hyper-parameters in series, each in its Spinning Up folder, optionally data-para
 
 # %% ../../nbs/21_experiments.grid.ipynb #16ab08cd
 from __future__ import annotations
-import ast, importlib, inspect, itertools, json, os, os.path as osp, string, subprocess, sys, tempfile, time
+import ast, concurrent.futures, importlib, inspect, itertools, json, multiprocessing, os, os.path as osp, signal
+import string, subprocess, sys, tempfile, time, traceback
 from copy import deepcopy
 
+
 # %% auto #0
-__all__ = ['ACTIVATIONS', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
-           'valid_str', 'default_shorthand', 'ExperimentGrid', 'make_env_fn', 'check_env_installed', 'check_env_name',
-           'resolve_num_cpu', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun', 'run_spec',
-           'call_experiment', 'check_variants']
+__all__ = ['ACTIVATIONS', 'NOT_STARTED', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name',
+           'activation_name', 'valid_str', 'default_shorthand', 'ExperimentGrid', 'make_env_fn', 'check_env_installed',
+           'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'fn_ref', 'import_ref', 'LaunchError',
+           'torchrun_cmd', 'child_env', 'torchrun', 'run_spec', 'run_logger_kwargs', 'call_experiment',
+           'check_variants', 'variant_threads', 'init_worker', 'run_variant', 'last_line', 'run_variants']
 
 # %% ../../nbs/21_experiments.grid.ipynb #72d553f6
 def default_data_dir()->str:
@@ -154,12 +157,14 @@ class ExperimentGrid:
             num_cpu:int|str=1, # Processes per variant (data-parallel via torchrun); `'auto'`: all cores
             data_dir:str=None, # Base folder of results; `None`: `default_data_dir()`
             datestamp:bool=False, # Date/time prefixes on the folders
-            overwrite:bool=False, # Replace runs already in the variants' folders (default: refuse, before any variant runs)
+            overwrite:bool=False, # Replace runs already in the variants' folders (default: refuse, before any runs)
             keep_snapshots:bool=False, # Keep every saved epoch's model (`test_policy --itr`)
             quiet:bool=False, # No progress bars or epoch tables
+            workers:int|str=1, # Variants run at once, each in its own process; `'auto'`: one per core (per `num_cpu`)
+            ray:bool|str=False, # Run the variants as Ray tasks: `True` on a local Ray instance, or a cluster's address
            )->list:
-        ("Run every variant in series with `call_experiment` (each checked by `check_variants` first); returns the "
-         "runs' output folders.")
+        ("Run every variant (each checked by `check_variants` first): in series with `call_experiment`, or "
+         "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders.")
         self.print()
         todo = []
         for var in self.variants():
@@ -169,9 +174,11 @@ class ExperimentGrid:
                                  'parameter')
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
         check_variants(todo, data_dir, datestamp, overwrite)
-        return [call_experiment(name, fn, num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
-                                keep_snapshots=keep_snapshots, quiet=quiet, **var)
-                for name, fn, var in todo]
+        run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
+                          keep_snapshots=keep_snapshots, quiet=quiet)
+        workers = resolve_workers(workers, resolve_num_cpu(num_cpu))
+        if workers > 1 or ray: return run_variants(todo, workers=workers, ray=ray, **run_kwargs)
+        return [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
 
 # %% ../../nbs/21_experiments.grid.ipynb #e5ba67d9
 def make_env_fn(env_name:str, **env_kwargs):
@@ -204,9 +211,18 @@ def check_env_name(name:str)->str:
     close = difflib.get_close_matches(env_id, ids, n=5, cutoff=0.5) or sorted(ids)[:10]
     raise ValueError(f"unknown environment {name!r}; close matches: {', '.join(close)}")
 
+def _cores()->int: return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+
+def resolve_workers(workers, num_cpu:int=1)->int:
+    "`workers` as a positive int (`'auto'`: as many variants as the cores hold, `num_cpu` processes each)."
+    if workers == 'auto': return max(1, _cores() // num_cpu)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int or 'auto', got {workers!r}")
+    return workers
+
 def resolve_num_cpu(num_cpu)->int:
     "`num_cpu` as a positive int (`'auto'`: the cores this process may use)."
-    if num_cpu == 'auto': return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+    if num_cpu == 'auto': return _cores()
     if isinstance(num_cpu, bool) or not isinstance(num_cpu, int) or num_cpu < 1:
         raise ValueError(f"num_cpu must be a positive int or 'auto', got {num_cpu!r}")
     return num_cpu
@@ -221,14 +237,19 @@ def _encode(v, key:str):
     try:
         if ast.literal_eval(repr(v)) == v: return {'lit': repr(v)}
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError): pass
-    raise ValueError(f'{key}={v!r} cannot be passed to worker processes (num_cpu>1): only Python literals, '
-                     f'dicts of them and activations ({", ".join(ACTIVATIONS)}) can')
+    if callable(v):
+        try: return {'ref': fn_ref(v)}
+        except ValueError: pass
+    raise ValueError(f'{key}={v!r} cannot be passed to worker processes (num_cpu>1, workers>1, ray): only Python '
+                     f'literals, dicts of them, activations ({", ".join(ACTIVATIONS)}) and module-level functions and '
+                     'classes can')
 
 def _decode(e):
     (tag, v), = e.items()
     if tag == 'dict': return {k: _decode(x) for k, x in v.items()}
     if tag == 'act': return activation_from_name(v)
     if tag == 'lit': return ast.literal_eval(v)
+    if tag == 'ref': return import_ref(v)
     raise ValueError(f'bad tag {tag!r}')
 
 def fn_ref(fn)->str:
@@ -236,7 +257,8 @@ def fn_ref(fn)->str:
     ref = f"{getattr(fn, '__module__', None)}:{getattr(fn, '__qualname__', None)}"
     try: ok = ref.split(':')[0] != '__main__' and import_ref(ref) is fn
     except Exception: ok = False
-    if not ok: raise ValueError(f'{fn!r} cannot be imported by name ({ref}); num_cpu>1 needs a module-level function')
+    if not ok: raise ValueError(f'{fn!r} cannot be imported by name ({ref}); worker processes need a module-level '
+                                'function')
     return ref
 
 def import_ref(ref:str):
@@ -248,19 +270,25 @@ def import_ref(ref:str):
 
 # %% ../../nbs/21_experiments.grid.ipynb #312ff64c
 class LaunchError(RuntimeError):
-    "Worker processes started by torchrun failed (their own errors were printed above)."
+    "Processes started for runs (torchrun workers, parallel grid variants) failed; their errors are above or logged."
 
 def torchrun_cmd(num_cpu:int, module:str, *args)->list:
     "Command running `python -m module *args` in `num_cpu` processes on this machine under torchrun."
     return [sys.executable, '-m', 'torch.distributed.run', '--standalone', f'--nproc_per_node={num_cpu}', '-m',
             module, *args]
 
+def child_env(threads:int|None=None)->dict:
+    ("This process's environment for a child process that imports functions by name (this import path on "
+     "`PYTHONPATH`), with `threads` torch/OpenMP threads when given.")
+    env = dict(os.environ)
+    paths = [p or os.getcwd() for p in sys.path if osp.isdir(p or '.')] + env.get('PYTHONPATH', '').split(os.pathsep)
+    env['PYTHONPATH'] = os.pathsep.join(dict.fromkeys(paths)).strip(os.pathsep)
+    if threads: env['OMP_NUM_THREADS'] = env['FASTRL_THREADS'] = str(threads)
+    return env
+
 def torchrun(num_cpu:int, module:str, *args, what:str=''):
     "Run `torchrun_cmd(...)` with this process's import path (the workers import functions by name); waits for it."
-    env = dict(os.environ)
-    paths = [p or os.getcwd() for p in sys.path if osp.isdir(p or '.')]
-    env['PYTHONPATH'] = os.pathsep.join(dict.fromkeys(paths + env.get('PYTHONPATH', '').split(os.pathsep)).keys()).strip(os.pathsep)
-    rc = subprocess.call(torchrun_cmd(num_cpu, module, *args), env=env)
+    rc = subprocess.call(torchrun_cmd(num_cpu, module, *args), env=child_env())
     if rc: raise LaunchError(f"{what}: {num_cpu} processes under torchrun exited with status {rc} (errors above)")
 
 def _launch_torchrun(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int):
@@ -277,11 +305,33 @@ def _with_env_fn(kwargs:dict)->dict:
     if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
     return kwargs
 
+def _call(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int=1):
+    "Run one experiment in this process, or under torchrun in `num_cpu` processes."
+    if num_cpu > 1 and 'WORLD_SIZE' not in os.environ: _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
+    else: thunk(**_with_env_fn(kwargs), logger_kwargs=logger_kwargs)
+
 def run_spec(fn:str):
-    "Worker side of `_launch_torchrun`: run the variant described in JSON file `fn`."
-    with open(fn) as f: spec = json.load(f)
-    kwargs = _with_env_fn(_decode(spec['kwargs']))
-    return import_ref(spec['thunk'])(**kwargs, logger_kwargs=spec['logger_kwargs'])
+    ("Worker side of `_launch_torchrun` and of a parallel grid: run the variant described in JSON file `fn` "
+     "(`thunk`, `kwargs`, `logger_kwargs`, optional `num_cpu`).")
+    with open(fn) as f: _run_spec(json.load(f))
+
+def _run_spec(spec:dict):
+    kwargs, lk = _decode(spec['kwargs']), spec['logger_kwargs']
+    if 'num_cpu' in spec: _announce(lk, kwargs.get('seed', 0), spec['num_cpu'])   # a grid variant, not a torchrun rank
+    _call(import_ref(spec['thunk']), kwargs, lk, spec.get('num_cpu', 1))
+
+def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
+    print(f"Running experiment {logger_kwargs['exp_name']!r} (seed {seed}, {num_cpu} process{'es' if num_cpu>1 else ''}) "
+          f"in {logger_kwargs['output_dir']}", flush=True)
+
+def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
+                      keep_snapshots:bool=False, quiet:bool=False)->dict:
+    "`setup_logger_kwargs` plus the run options a grid passes on to `Experiment`."
+    logger_kwargs = setup_logger_kwargs(exp_name, seed, data_dir, datestamp)
+    if overwrite: logger_kwargs['overwrite'] = True
+    if keep_snapshots: logger_kwargs['keep_snapshots'] = True
+    if quiet: logger_kwargs['show'] = False
+    return logger_kwargs
 
 def call_experiment(
     exp_name:str, # Experiment name (folder name, variant suffix included)
@@ -296,18 +346,12 @@ def call_experiment(
     **kwargs):
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
-    logger_kwargs = setup_logger_kwargs(exp_name, kwargs.get('seed', 0), data_dir, datestamp)
-    if overwrite: logger_kwargs['overwrite'] = True
-    if keep_snapshots: logger_kwargs['keep_snapshots'] = True
-    if quiet: logger_kwargs['show'] = False
-    print(f"Running experiment {exp_name!r} (seed {kwargs.get('seed', 0)}, {num_cpu} process{'es' if num_cpu>1 else ''}) "
-          f"in {logger_kwargs['output_dir']}", flush=True)
-    if num_cpu > 1 and 'WORLD_SIZE' not in os.environ:
-        _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
-    else:
-        kwargs = _with_env_fn(kwargs)
-        thunk(**kwargs, logger_kwargs=logger_kwargs)
+    seed = kwargs.get('seed', 0)
+    logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet)
+    _announce(logger_kwargs, seed, num_cpu)
+    _call(thunk, kwargs, logger_kwargs, num_cpu)
     return logger_kwargs['output_dir']
+
 
 # %% ../../nbs/21_experiments.grid.ipynb #8bfe02b5
 def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
@@ -316,11 +360,14 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
      " or is under a file, two variants sharing a folder.")
     from fastrl.core import ConfigError
     from fastrl.experiments.guards import check_args, check_output_dir, refuse_existing_run
+    from fastrl.pipes.ablations import check_aug
     seen = {}
     for name, fn, var in todo:
         try: params = inspect.signature(fn).parameters
         except (TypeError, ValueError): params = {}
         check_args({**{k:p.default for k,p in params.items() if p.default is not p.empty}, **var})
+        if getattr(fn, 'ablations', None) is not None and var.get('aug') is not None:   # named graph edits (`--aug`)
+            check_aug(getattr(fn, '__name__', 'the entry function'), fn.ablations, var['aug'])
         d = setup_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp)['output_dir']
         if d in seen:
             raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
@@ -329,5 +376,160 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
         if not overwrite and not datestamp: refuse_existing_run(d)
 
 
+# %% ../../nbs/21_experiments.grid.ipynb #2f3f316f
+def variant_threads(workers:int, num_cpu:int=1)->int:
+    "Torch threads of each process when `workers` variants of `num_cpu` processes share this machine's cores."
+    return max(1, _cores() // (workers * num_cpu))
+
+NOT_STARTED = -2   # `run_variant`'s status for a variant it did not start (the grid was interrupted)
+_running, _stop = False, None   # a variant runs in this worker (Ctrl-C stops it); the pool is stopping (start no more)
+
+def _on_sigint(signum, frame):
+    if _running: raise KeyboardInterrupt
+
+def init_worker(threads:int, stop=None):
+    ("Set up a process that runs variants one after another: `threads` torch threads; Ctrl-C stops the running one, "
+     "and once event `stop` is set it starts no more.")
+    global _stop
+    _stop = stop
+    import torch
+    torch.set_num_threads(threads)
+    os.environ['OMP_NUM_THREADS'] = os.environ['FASTRL_THREADS'] = str(threads)   # for processes it starts
+    signal.signal(signal.SIGINT, _on_sigint)
+
+def run_variant(spec:dict, log:str)->int:
+    ("Run variant `spec` (see `run_spec`) in this process, its console output (Python's and C's) in file `log`; its "
+     "exit status: 0, a fastrl error's, 130 if interrupted, 1 for any other error (its traceback in `log`).")
+    global _running
+    from fastrl.core import FastrlError
+    if _stop is not None and _stop.is_set(): return NOT_STARTED   # the grid was interrupted before this one started
+    os.makedirs(osp.dirname(log) or '.', exist_ok=True)
+    sys.stdout.flush(); sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, 'w') as f:
+        os.dup2(f.fileno(), 1); os.dup2(f.fileno(), 2)
+        try:
+            _running = True
+            _run_spec(spec); rc = 0
+        except FastrlError as e:
+            print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr); rc = e.exit_code
+        except KeyboardInterrupt: print('fastrl: interrupted', file=sys.stderr); rc = 130
+        except BaseException: traceback.print_exc(); rc = 1
+        finally:
+            _running = False
+            sys.stdout.flush(); sys.stderr.flush()
+            os.dup2(saved[0], 1); os.dup2(saved[1], 2); os.close(saved[0]); os.close(saved[1])
+    return rc
+
+def last_line(path:str)->str:
+    "The last non-empty line of text file `path` ('' if none)."
+    try: lines = [l.strip() for l in open(path, errors='replace') if l.strip()]
+    except OSError: return ''
+    return lines[-1] if lines else ''
+
+# %% ../../nbs/21_experiments.grid.ipynb #a56ea401
+def _ray_variant(spec:dict, log:str, threads:int)->int:
+    "A Ray task: `run_variant` in the Ray worker process, with `threads` torch threads."
+    import torch
+    torch.set_num_threads(threads)
+    return run_variant(spec, log)
+
+def _ray_map(jobs:list, address, num_cpu:int, report):
+    ("Run each `(spec, log)` of `jobs` as one Ray task (`num_cpu` CPUs each, one torch thread per CPU); "
+     "`report(i, rc)` as each ends.")
+    from fastrl.core import ConfigError
+    try: import ray
+    except ImportError:
+        raise ConfigError("ray=... (--ray) needs the ray package: pip install 'fastrl[ray]'") from None
+    ray.init(address=None if address is True else address, include_dashboard=False, log_to_driver=False,
+             logging_level='ERROR', runtime_env=dict(env_vars=dict(PYTHONPATH=child_env()['PYTHONPATH'])))
+    try:
+        task = ray.remote(num_cpus=num_cpu)(_ray_variant)
+        refs = {task.remote(spec, log, num_cpu): i for i, (spec, log) in enumerate(jobs)}
+        pending = list(refs)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            report(refs[done[0]], ray.get(done[0]))
+    finally: ray.shutdown()
+
+def _pool_map(jobs:list, workers:int, threads:int, report):
+    ("Run each `(spec, log)` of `jobs` in a pool of `workers` processes (started once, each running variants one "
+     "after another); `report(i, rc)` as each ends.")
+    from fastrl.experiments import grid   # the workers import these functions by name (also when this runs in a notebook)
+    ctx = multiprocessing.get_context('spawn')   # a clean process: no threads or OpenMP state inherited
+    stop = ctx.Event()
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx, initializer=grid.init_worker,
+                                                initargs=(threads, stop)) as ex:
+        futs = {ex.submit(grid.run_variant, spec, log): i for i, (spec, log) in enumerate(jobs)}
+        try:
+            for f in concurrent.futures.as_completed(futs):
+                try: rc = f.result()
+                except concurrent.futures.process.BrokenProcessPool: rc = -9   # a worker died (killed, out of memory)
+                report(futs[f], rc)
+        except KeyboardInterrupt:   # Ctrl-C reached the workers too; `kill` of this process only reaches here
+            stop.set()
+            for p in list((ex._processes or {}).values()): p.is_alive() and os.kill(p.pid, signal.SIGINT)
+            ex.shutdown(wait=True, cancel_futures=True)
+            for f, i in futs.items():
+                if f.done() and not f.cancelled() and f.exception() is None: report(i, f.result())
+            raise
+
+def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each variant
+                 workers:int=2, # Variants at once, each in a worker process of its own
+                 ray:bool|str=False, # Ray tasks instead: `True` on a local Ray instance, else a cluster's address
+                 num_cpu:int|str=1, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
+                 keep_snapshots:bool=False, quiet:bool=False)->list:
+    ("Run the variants of `todo` `workers` at a time in worker processes (or as Ray tasks); returns their output "
+     "folders. Each variant's console goes to `OUTPUT_DIR.log`; one that fails does not stop the others and all "
+     "failures are reported together at the end (`LaunchError`).")
+    num_cpu = resolve_num_cpu(num_cpu)
+    if ray: data_dir = osp.abspath(data_dir or default_data_dir())   # the tasks may start in another folder
+    jobs, outs = [], []
+    for name, fn, var in todo:
+        lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet)
+        spec = dict(thunk=fn_ref(fn), kwargs=_encode(var, 'kwargs'), logger_kwargs=lk, num_cpu=num_cpu)
+        jobs.append((spec, lk['output_dir'] + '.log')); outs.append(lk['output_dir'])
+    n, rcs, t0 = len(jobs), [None] * len(jobs), time.time()
+    where = f'as Ray tasks ({"local instance" if ray is True else ray})' if ray else f'{workers} at a time'
+    print(f"Running {n} variants {where}; each one's output is in OUTPUT_DIR.log", flush=True)
+    def report(i, rc):
+        rcs[i] = rc
+        state = {0: 'done', 130: 'stopped', NOT_STARTED: 'not started'}.get(rc, f'FAILED (exit {rc})')
+        print(f"[{sum(r is not None for r in rcs)}/{n}] {state}: {outs[i]} ({time.time() - t0:.0f} s)", flush=True)
+    try:
+        if ray: _ray_map(jobs, ray, num_cpu, report)
+        else: _pool_map(jobs, workers, variant_threads(workers, num_cpu), report)
+    except KeyboardInterrupt:
+        from fastrl.core import FastrlError
+        stopped = [o for o, rc in zip(outs, rcs) if rc == 130]
+        e = FastrlError(f"interrupted: {len(stopped)} variant{'s' * (len(stopped) != 1)} stopped, each resumable "
+                        f"with `python -m fastrl.run resume DIR` ({', '.join(stopped) or 'none'}); "
+                        f"{sum(rc in (None, NOT_STARTED) for rc in rcs)} not started")
+        e.exit_code = 130
+        raise e from None
+    bad = [(o, rc, log) for o, rc, (_, log) in zip(outs, rcs, jobs) if rc]
+    if bad:
+        raise LaunchError(f"{len(bad)} of {n} variants failed: " + '; '.join(
+            f"{o} (exit {rc}: {last_line(log) or 'no output'}; log {log})" for o, rc, log in bad))
+    return outs
+
+# %% ../../nbs/21_experiments.grid.ipynb #3689d396
+def _worker_main(fn:str):
+    ("`python -m fastrl.experiments.grid SPEC.json` (torchrun's workers, a parallel grid's variants): run the variant "
+     "with `$FASTRL_THREADS` torch threads; a fastrl error is one line and its exit status.")
+    if os.environ.get('FASTRL_THREADS'):
+        import torch
+        torch.set_num_threads(int(os.environ['FASTRL_THREADS']))
+    from fastrl.core import FastrlError
+    try: run_spec(fn)
+    except FastrlError as e:
+        print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
+        sys.exit(e.exit_code)
+    except KeyboardInterrupt:
+        print('fastrl: interrupted', file=sys.stderr)
+        sys.exit(130)
+
+
 # %% ../../nbs/21_experiments.grid.ipynb #58d435b9
-if __name__ == '__main__': run_spec(sys.argv[1])
+if __name__ == '__main__': _worker_main(sys.argv[1])
+

@@ -21,8 +21,10 @@ __all__ = ['check_args', 'check_kwargs', 'existing_run', 'resume_command', 'refu
 
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
-    **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size', 'train_pi_iters',
-        'train_v_iters', 'num_envs', 'update_every', 'policy_delay', 'cg_iters', 'target_update_interval', 'train_freq', 'nsteps', 'mb_size')},
+    **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size',
+                                                       'train_pi_iters', 'train_v_iters', 'num_envs', 'update_every',
+                                                       'policy_delay', 'cg_iters', 'target_update_interval',
+                                                       'train_freq', 'nsteps', 'mb_size')},
     **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts',
                                                        'num_test_episodes', 'backtrack_iters')},
     **{k:('num', 0, 1, 'a number in [0, 1]') for k in ('gamma', 'lam', 'polyak', 'exploration_fraction', 'final_eps')},
@@ -39,7 +41,8 @@ def _breaks(k:str, v)->str|None:
     if k == 'max_ep_len':
         return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
     if k == 'gradient_steps':
-        return None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1) else 'an integer >= 1, or -1'
+        return (None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1)
+                else 'an integer >= 1, or -1')
     kind, lo, hi, what, *open_lo = _RULES[k]
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): return what
     if kind == 'int' and not isinstance(v, (int, np.integer)): return what
@@ -63,8 +66,9 @@ def check_kwargs(f, kwargs:dict, arg:str):
     # after the two spaces / sizes
     takes = [n for n,p in list(ps.items())[2:] if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     bad = [k for k in kwargs if k not in takes]
-    if bad: raise ConfigError(f"{arg} has {', '.join(map(repr, bad))}, which {getattr(f, '__name__', f)} does not take; "
-                              f"it takes: {', '.join(takes) or 'nothing'}")
+    if bad:
+        raise ConfigError(f"{arg} has {', '.join(map(repr, bad))}, which {getattr(f, '__name__', f)} does not take; "
+                          f"it takes: {', '.join(takes) or 'nothing'}")
 
 
 # %% ../../nbs/20e_experiments.guards.ipynb #49c4fbe0
@@ -83,7 +87,8 @@ def resume_command(folder)->str: return f"python -m fastrl.run resume {shlex.quo
 def refuse_existing_run(folder, output_fname:str='progress.txt'):
     "A `ConfigError` when `folder` holds a run (see `existing_run`), offering the two ways on."
     found = existing_run(folder, output_fname)
-    if found: raise ConfigError(f"{folder} already holds a run ({', '.join(found)}): continue it with `{resume_command(folder)}`, "
+    if found: raise ConfigError(f"{folder} already holds a run ({', '.join(found)}): "
+                                f"continue it with `{resume_command(folder)}`, "
                                 "or replace it with --overwrite (logger_kwargs=dict(overwrite=True) in Python)")
 
 def check_output_dir(folder):
@@ -142,11 +147,13 @@ class FiniteGuard(LoggerBase):
     def log(self, r:Record):
         if r.name == EpocherCollector.title: return self.check_models()
         if r.name in self.skip or _finite(r.value) is not False: return
-        raise RunAborted(f"{r.name} is {as_float(r.value) if isinstance(r.value, Tensor) and r.value.numel() == 1 else r.value} "
-                         "(not finite): look for a too large learning rate, or rewards or observations of extreme scale")
+        raise RunAborted(f"{r.name} is "
+                         f"{as_float(r.value) if isinstance(r.value, Tensor) and r.value.numel() == 1 else r.value} "
+                         "(not finite): look for a too large learning rate, "
+                         "or rewards or observations of extreme scale")
     def check_models(self):
         for k,m in self.models.items():
             if not all(bool(torch.isfinite(p).all()) for p in m.parameters()):
-                raise RunAborted(f"the parameters of model {k!r} are no longer finite (NaN/Inf): look for a too large learning rate, "
-                                 "or rewards or observations of extreme scale")
+                raise RunAborted(f"the parameters of model {k!r} are no longer finite (NaN/Inf): "
+                                 "look for a too large learning rate, or rewards or observations of extreme scale")
 

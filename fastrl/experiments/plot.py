@@ -48,7 +48,8 @@ def resolve_logdirs(all_logdirs:list, select:list=None, exclude:list=None)->list
         if osp.isdir(logdir) and logdir.endswith(os.sep): logdirs.append(logdir); continue
         base, prefix = osp.dirname(logdir), osp.basename(logdir.rstrip(os.sep))
         if not osp.isdir(base or '.'): raise ValueError(f'no folder {base!r} (from {logdir!r})')
-        found = sorted(osp.join(base, x) for x in os.listdir(base or '.') if x.startswith(prefix) and osp.isdir(osp.join(base, x)))
+        found = sorted(osp.join(base, x) for x in os.listdir(base or '.')
+                       if x.startswith(prefix) and osp.isdir(osp.join(base, x)))
         if not found: raise ValueError(f'nothing matches {logdir!r}')
         logdirs += found
     if select: logdirs = [d for d in logdirs if all(s in d for s in select)]
@@ -117,12 +118,13 @@ def plot_data(ax, data:list, xaxis:str='TotalEnvInteracts', value:str='Performan
     "Draw `value` against `xaxis` on `ax`: one line (and band) per `condition`, aggregated over the runs that share it."
     for d in data:
         for col in (xaxis, value):
-            if col not in d: raise ValueError(f"no column {col!r} in {osp.join(d.attrs.get('path', '?'), 'progress.txt')}; "
-                                              f"columns: {', '.join(c for c in d.columns if c not in ('Unit', 'Condition1', 'Condition2'))}")
+            if col not in d:
+                raise ValueError(f"no column {col!r} in {osp.join(d.attrs.get('path', '?'), 'progress.txt')}; columns: "
+                                 f"{', '.join(c for c in d.columns if c not in ('Unit', 'Condition1', 'Condition2'))}")
     for cond in dict.fromkeys(d[condition].iloc[0] for d in data):
         runs = [d for d in data if d[condition].iloc[0] == cond]
-        wide = pd.concat([pd.Series(smooth(d[value], smooth_window), index=d[xaxis].to_numpy(), name=i) for i, d in enumerate(runs)],
-                         axis=1).sort_index()
+        wide = pd.concat([pd.Series(smooth(d[value], smooth_window), index=d[xaxis].to_numpy(), name=i)
+                          for i, d in enumerate(runs)], axis=1).sort_index()
         s = summarize(wide, estimator, iqm_ci, n_boot, ci, seed)
         # short curves stay visible
         line, = ax.plot(s.index, s.center, label=cond, marker='o' if len(s) < 10 else None, markersize=4)
@@ -193,8 +195,8 @@ def main(args:list=None):
     p.add_argument('--savefig', default=None, help='PNG path (default: plot_VALUE.png in the first log folder)')
     a = p.parse_args(sys.argv[1:] if args is None else args)
     try:
-        return make_plots(a.logdir, a.legend, a.xaxis, a.value or ['Performance'], a.count, a.smooth, a.select, a.exclude,
-                          a.est, a.iqm, a.n_boot, a.ci, savefig=a.savefig)
+        return make_plots(a.logdir, a.legend, a.xaxis, a.value or ['Performance'], a.count, a.smooth, a.select,
+                          a.exclude, a.est, a.iqm, a.n_boot, a.ci, savefig=a.savefig)
     except ValueError as e:
         print(f'python -m fastrl.run plot: error: {e}', file=sys.stderr)
         sys.exit(2)

@@ -185,7 +185,8 @@ class ProgressFile(LoggerBase):
         with open(self.path) as f: header = f.readline().rstrip('\n').split('\t')
         rows = [dict(zip(header, l.split('\t'))) for l in lines]
         tmp = self.path.with_suffix('.tmp')
-        tmp.write_text('\t'.join(self.columns) + '\n' + ''.join('\t'.join(r.get(k, 'nan') for k in self.columns) + '\n' for r in rows))
+        tmp.write_text('\t'.join(self.columns) + '\n'
+                       + ''.join('\t'.join(r.get(k, 'nan') for k in self.columns) + '\n' for r in rows))
         os.replace(tmp, self.path)
 
 class TensorBoardSink(LoggerBase):
@@ -198,7 +199,8 @@ class TensorBoardSink(LoggerBase):
         if self.writer is None:
             try: from torch.utils.tensorboard import SummaryWriter
             except ImportError as e:
-                raise ImportError(f"TensorBoard logging needs the `tensorboard` package ({e}); pip install tensorboard.") from None
+                raise ImportError(f"TensorBoard logging needs the `tensorboard` package ({e}); "
+                                  "pip install tensorboard.") from None
             self.writer = SummaryWriter(self.log_dir)
     def log(self, r:Record):
         if r.name != EpocherCollector.title: return self.acc.add(r)
@@ -240,7 +242,8 @@ class RankMean(LoggerBase):
          "others pooled over ranks.")
         mine = {k:v for k,v in self.sums.items() if k not in self.local}
         parts = [None]*get_world_size()
-        # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged (local columns never enter it)
+        # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged
+        # (local columns never enter it)
         if dist_on(): torch.distributed.all_gather_object(parts, mine)
         else: parts = [mine]
         pooled = pool_means(parts)

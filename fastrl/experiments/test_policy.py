@@ -47,8 +47,8 @@ def spaces_env_fn(fpath, itr=None):
         raise ConfigError(f"{p} does not record its env's spaces and config.json cannot rebuild the env: pass "
                           "env_fn=... (--env ENV_ID).")
     if sd.get('env_stats'):
-        raise ConfigError(f"The run in {fpath} normalised observations with env wrappers that config.json cannot rebuild: "
-                          "pass env_fn=... (--env ENV_ID) so the policy sees observations as in training.")
+        raise ConfigError(f"The run in {fpath} normalised observations with env wrappers that config.json cannot "
+                          "rebuild: pass env_fn=... (--env ENV_ID) so the policy sees observations as in training.")
     obs, act = space_from_state(sp['observation']), space_from_state(sp['action'])
     return lambda render_mode=None: SpacesEnv(obs, act, source=str(fpath))
 
@@ -71,7 +71,7 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
 def _itr(itr)->int|None: return None if itr in ('last', None, -1, '-1') else int(itr)
 
 def load_policy_and_env(fpath, # Output folder of a run (holds config.json and pyt_save/)
-                        itr='last', # 'last' (or -1) for the latest saved model, or the epoch of a `pyt_save/model{itr}.pt` snapshot
+                        itr='last', # 'last'/-1: the latest model, or the epoch of a `pyt_save/model{itr}.pt` snapshot
                         deterministic:bool=False, # Act without exploration / with the mean action
                         render_mode:str|None=None, # Render mode of the returned env (`'rgb_array'` for videos)
                         **overrides, # Arguments config.json could not record, e.g. env_fn=...
@@ -147,6 +147,7 @@ def test_policy_main(fpath, # Output folder of a run
     "Load the policy of `fpath` and run it (Spinning Up's `test_policy` command)."
     render = not norender
     env, get_action = load_policy_and_env(fpath, 'last' if itr < 0 else itr, deterministic,
-                                          render_mode=('human' if has_screen() else 'rgb_array') if render else None, **overrides)
+                                          render_mode=('human' if has_screen() else 'rgb_array') if render else None,
+                                          **overrides)
     return run_policy(env, get_action, len, episodes, render,
                       video_path or (Path(fpath)/'test_policy.mp4' if render else None))

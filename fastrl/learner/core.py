@@ -42,7 +42,8 @@ class LearnerBase(Pipe):
          " has none.")
         c = self._train
         if c.steppers is None:
-            c.steppers = tuple(find_dps(self.dls[0], GymStepper)) if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ()
+            c.steppers = (tuple(find_dps(self.dls[0], GymStepper))
+                          if isinstance(self.dls[0], torch.utils.data.IterDataPipe) else ())
         return sum(s.env_steps for s in c.steppers) if c.steppers else None
 
 def set_agents_training(pipe, mode:bool):
@@ -114,7 +115,8 @@ class LossCollector(Pipe):
         import matplotlib.pyplot as plt
         if not self.main_buffers: raise ValueError("LossCollector.show needs main_buffers=[[]] to keep the losses.")
         if ax is None: _,ax = plt.subplots(figsize=(6,3))
-        ax.plot(torch.stack(self.main_buffers[0]).cpu().numpy()); ax.set_title(title or self.title); ax.set_xlabel('batch')
+        ax.plot(torch.stack(self.main_buffers[0]).cpu().numpy())
+        ax.set_title(title or self.title); ax.set_xlabel('batch')
         return ax
 
 def make_optimizer(params, lr:float, opt=torch.optim.Adam, **opt_kwargs)->torch.optim.Optimizer:
@@ -173,7 +175,8 @@ class _AdamPlan:
     def fits(self, opt)->bool:
         ("Still the parameters and every state tensor of `opt`: a loaded checkpoint, a new group or a device move "
          "(`optimizer_to` replaces the moments and counters) makes the plan again.")
-        if self.state is not opt.state or self.groups is not opt.param_groups or self.sizes != [len(g['params']) for g in opt.param_groups]:
+        if (self.state is not opt.state or self.groups is not opt.param_groups
+            or self.sizes != [len(g['params']) for g in opt.param_groups]):
             return False
         if any(a is not b for g,l in zip(opt.param_groups, self.lists) if l for a,
                b in zip(g['params'], l[0])): return False
@@ -188,10 +191,12 @@ def _direct_adam_lists(opt)->list|None:
     ("Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or "
      "`None` when `opt.step()` must run itself.")
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
-    if opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks or topt._global_optimizer_post_hooks:
+    if (opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks
+        or topt._global_optimizer_post_hooks):
         return None
     for g in opt.param_groups:
-        if not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable'] or isinstance(g['lr'], torch.Tensor):
+        if (not g['fused'] or g['amsgrad'] or g['capturable'] or g['differentiable']
+            or isinstance(g['lr'], torch.Tensor)):
             return None
     plan = _adam_plans.get(opt)
     if plan is None or not plan.fits(opt):
@@ -333,7 +338,8 @@ def evaluate_agent(agent, env, episodes:int=10, seed:int|None=10_000, num_envs:i
     stepper = GymStepper(ListSource([env]), agent, seed=seed, num_envs=num_envs)
     modes = set_agents_training(agent, False) if (agent is not None and deterministic) else []
     tracker, rets, lens = EpisodeTracker(), [], []
-    # CRITICAL: each lane plays a quota fixed before any episode ends; keeping the first `episodes` to finish favours short ones
+    # CRITICAL: each lane plays a quota fixed before any episode ends; keeping the first `episodes` to finish
+    # favours short ones
     left = [episodes // num_envs + (i < episodes % num_envs) for i in range(num_envs)]
     try:
         if episodes > 0:

@@ -181,7 +181,8 @@ class ProgressBarLogger(LoggerBase):
         self.batches = bp[0].batches if bp else 1
         if self.names is None:  # columns: the titles of the record-producing pipes upstream, epoch and batch last
             core = [self.epoch_on_pipe.title, self.batch_on_pipe.title]
-            titles = {t for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(t := getattr(dp, 'title', None), str)}
+            titles = {t for dp in find_dps(self.source_datapipe, IterDataPipe)
+                      if isinstance(t := getattr(dp, 'title', None), str)}
             # pipes yielding several records
             titles |= {t for dp in find_dps(self.source_datapipe, IterDataPipe) for t in getattr(dp, 'titles', ())}
             self.names = sorted(titles - set(core)) + core
@@ -198,7 +199,8 @@ class ProgressBarLogger(LoggerBase):
         ("The pipe that packs a whole epoch of env steps into one item (an on-policy rollout), if the bar should count"
          " its rows instead.")
         if self.batches != 1: return None
-        srcs = [dp.dls[0] for dp in find_dps(self.source_datapipe, IterDataPipe) if isinstance(getattr(dp, 'dls', None), list)]
+        srcs = [dp.dls[0] for dp in find_dps(self.source_datapipe, IterDataPipe)
+                if isinstance(getattr(dp, 'dls', None), list)]
         for dp in find_dps(srcs[0] if srcs else self.source_datapipe, IterDataPipe):
             if hasattr(dp, 'watchers') and (getattr(dp, 'rows_per_item', None) or 0) > 1: return dp
         return None

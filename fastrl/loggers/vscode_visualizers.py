@@ -96,7 +96,8 @@ class VideoCollector(Pipe):
         # a .gif path asks for a GIF; any other path gets MP4 (a GIF where no encoder is installed)
         if self.path is not None:
             p = Path(self.path)
-            self.saved = save_gif(frames, p, self.fps) if p.suffix.lower() == '.gif' else save_video(frames, p, self.fps)
+            self.saved = (save_gif(frames, p, self.fps) if p.suffix.lower() == '.gif'
+                          else save_video(frames, p, self.fps))
         if self.show and in_notebook(): self.display()
 
     def display(self):

@@ -86,12 +86,13 @@ class AdvantageBuffer(Pipe):
     def _alloc(self, step:SimpleStep):
         N = step.bs
         if self.steps_per_epoch % N:
-            raise ValueError(f"AdvantageBuffer: steps_per_epoch={self.steps_per_epoch} is not a multiple of the {N} env lanes; "
-                             f"use e.g. steps_per_epoch={self.steps_per_epoch // N * N or N}.")
+            raise ValueError(f"AdvantageBuffer: steps_per_epoch={self.steps_per_epoch} is not a multiple of the {N} "
+                             f"env lanes; use e.g. steps_per_epoch={self.steps_per_epoch // N * N or N}.")
         self.T, self.N = self.steps_per_epoch // N, N
         z = lambda v, dt=None: torch.zeros((self.T,)+tuple(v.shape), dtype=dt or v.dtype, device=self.device)
         self.buf = dict(obs=z(step.state, torch.float32), act=z(step.action), rew=z(step.reward, torch.float32),
-                        next_obs=z(step.next_state, torch.float32), terminated=z(step.terminated), truncated=z(step.truncated))
+                        next_obs=z(step.next_state, torch.float32), terminated=z(step.terminated),
+                        truncated=z(step.truncated))
 
     def add(self, step:SimpleStep):
         "Write one step batch into row `t`."

@@ -86,7 +86,7 @@ class ExperienceReplay(Pipe):
                  learning_starts:int=0, # Yield nothing until this many transitions are stored
                  device=None, # Device of the buffer (`pipe_to_device` moves it)
                  freeze_memory:bool=False, # Sample without adding new steps
-                 train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`); stored transitions when no `GymStepper` is upstream
+                 train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`)
                  gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")

@@ -108,7 +108,8 @@ def apply_dp_augmentation_fns(pipe:IterDataPipe, dp_augmentation_fns=None)->Iter
 
 class ReplaceDp:
     "Augmentation: replace every pipe of type `old_type` by `make(old_pipe)`."
-    def __init__(self, old_type:type, make:Callable[[IterDataPipe],IterDataPipe]): self.old_type,self.make = old_type,make
+    def __init__(self, old_type:type, make:Callable[[IterDataPipe],IterDataPipe]):
+        self.old_type,self.make = old_type,make
     def __call__(self, root):
         olds = find_dps(root, self.old_type)
         if not olds: raise LookupError(f"ReplaceDp: no {self.old_type.__name__} in the chain to replace.")
@@ -118,7 +119,8 @@ class ReplaceDp:
 
 class InsertAfter:
     "Augmentation: insert `make(pipe)` right after every pipe of type `after_type`."
-    def __init__(self, after_type:type, make:Callable[[IterDataPipe],IterDataPipe]): self.after_type,self.make = after_type,make
+    def __init__(self, after_type:type, make:Callable[[IterDataPipe],IterDataPipe]):
+        self.after_type,self.make = after_type,make
     def __call__(self, root):
         targets = find_dps(root, self.after_type)
         if not targets: raise LookupError(f"InsertAfter: no {self.after_type.__name__} in the chain.")
@@ -179,7 +181,8 @@ def pipeline_str(pipe:IterDataPipe, indent:int=0, _shown=None, _outer=frozenset(
     lines, pad = [], ' '*indent
     for dp in chain:
         if id(dp) in shown: lines.append(pad + type(dp).__name__ + ' (shown above)'); continue
-        shown.add(id(dp)); lines.append(pad + type(dp).__name__ + (f'({s})' if settings and (s := pipe_settings(dp)) else ''))
+        shown.add(id(dp))
+        lines.append(pad + type(dp).__name__ + (f'({s})' if settings and (s := pipe_settings(dp)) else ''))
         for k,o in _side_pipes(dp):
             if id(o) in outer or id(o) in shown:
                 lines.append(pad + f'  {k}: {type(o).__name__} (in an enclosing chain)'); continue
@@ -229,6 +232,7 @@ def optimizer_to(opt:torch.optim.Optimizer, device, param_map:dict|None=None):
     new_state = {}
     for p,st in opt.state.items():
         q = param_map.get(id(p), p)
-        new_state[q] = {k:(v.to(device) if isinstance(v, Tensor) and (k!='step' or step_moves.get(id(q))) else v) for k,v in st.items()}
+        new_state[q] = {k:(v.to(device) if isinstance(v, Tensor) and (k!='step' or step_moves.get(id(q))) else v)
+                        for k,v in st.items()}
     opt.state.clear(); opt.state.update(new_state)
     return opt

@@ -72,11 +72,11 @@ class EpsilonSelector(ExplorationBase):
     def bind_env(self, observation_space, action_space, env_name='the env'):
         if not isinstance(action_space, gym.spaces.Discrete): return
         if int(action_space.start) != 0:
-            raise ConfigError(f"{env_name} has Discrete({action_space.n}, start={action_space.start}); DQN's actions are "
-                             "indices 0..n-1: wrap the env so its actions start at 0.")
+            raise ConfigError(f"{env_name} has Discrete({action_space.n}, start={action_space.start}); DQN's actions "
+                             "are indices 0..n-1: wrap the env so its actions start at 0.")
         if self.action_sz is not None and self.action_sz != int(action_space.n):
-            raise ConfigError(f"The Q-network has {self.action_sz} outputs but {env_name} has Discrete({action_space.n}) "
-                             f"actions: build it with action_sz={int(action_space.n)}.")
+            raise ConfigError(f"The Q-network has {self.action_sz} outputs but {env_name} has "
+                             f"Discrete({action_space.n}) actions: build it with action_sz={int(action_space.n)}.")
         self.action_sz = int(action_space.n)
 
     def __iter__(self):
@@ -86,7 +86,8 @@ class EpsilonSelector(ExplorationBase):
         while True:
             explore = self.training or self.explore_on_val
             eps = self.epsilon if explore else None
-            # in an agent chain the lanes are known before the Q-network runs: draw first, so it runs only if a lane exploits
+            # in an agent chain the lanes are known before the Q-network runs:
+            # draw first, so it runs only if a lane exploits
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
             # as torch compares; numpy tests few lanes faster
             coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None
@@ -173,8 +174,8 @@ class TargetCalc(Pipe):
 
     def __iter__(self):
         if self.double and self.t_model is None:
-            raise ValueError("Double DQN needs a target network: add TargetNetwork(...) to dp_augmentation_fns (with the "
-                             "online network alone, double DQN is plain DQN).")
+            raise ValueError("Double DQN needs a target network: add TargetNetwork(...) to dp_augmentation_fns "
+                             "(with the online network alone, double DQN is plain DQN).")
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
             with torch.no_grad(): y = self.target(b)   # CRITICAL: no gradient through the target

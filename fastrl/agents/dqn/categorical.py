@@ -28,7 +28,7 @@ class CategoricalDQN(DQN):
                  hidden_sizes:tuple=(256,256), # Units of the hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
                  n_atoms:int=51, # N, atoms of the support
-                 v_min:float=-100., # V_MIN, smallest return of the support (`c51_support()`: rewards in [-1, 1] at gamma 0.99)
+                 v_min:float=-100., # V_MIN, lowest support return (`c51_support()`: rewards in [-1, 1] at gamma 0.99)
                  v_max:float=100., # V_MAX, largest return of the support
                 ):
         if n_atoms < 2 or not v_min < v_max:

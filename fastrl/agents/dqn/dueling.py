@@ -40,7 +40,7 @@ class DuelingDQN(DQN):
                  hidden_sizes:tuple=(256,256), # Units of the shared hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
                  stream_sizes:tuple=(), # Hidden units of each stream (the paper: one layer of 512)
-                 grad_scale:float=2**-0.5, # Factor on the gradient the two streams send into the shared layers (the paper's 1/sqrt 2; 1: none)
+                 grad_scale:float=2**-0.5, # Streams' gradient factor into the shared layers (paper: 1/sqrt 2; 1: none)
                 ):
         self._stream = (tuple(stream_sizes), activation_fn, grad_scale)
         super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
