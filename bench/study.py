@@ -3,7 +3,7 @@ ablation) run in series and with `--workers 2`, its files compared and the wall 
 study on a local Ray instance; an ablation study of DDPG's exploration (Gaussian, OU, none; 5 seeds each); and the
 study report of each. Everything goes through the command line, as a user would run it.
 
-    python bench/study.py [--epochs 3] [--steps 2000] [--out bench/results/study]
+    python bench/study.py [--epochs 5] [--steps 4000] [--repeat 1] [--ratio_only] [--out bench/results/study]
 """
 import argparse, json, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
@@ -26,21 +26,32 @@ def tables(root:Path)->dict:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--epochs', type=int, default=3)
-    ap.add_argument('--steps', type=int, default=2000, help='PPO steps per epoch')
+    ap.add_argument('--epochs', type=int, default=5)
+    ap.add_argument('--steps', type=int, default=4000, help='PPO steps per epoch')
     ap.add_argument('--out', default=str(Path(__file__).parent/'results'/'study'))
+    ap.add_argument('--repeat', type=int, default=1, help='serial/parallel pairs (alternating order)')
+    ap.add_argument('--ratio_only', action='store_true', help='only the serial/parallel pairs (study_ratio.json)')
     a = ap.parse_args()
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp())
     ppo = ['ppo', '--env', 'CartPole-v1', '--seed', '0', '1', '2', '3', '4', '--aug', 'None', 'vpg_loss',
            '--epochs', str(a.epochs), '--steps_per_epoch', str(a.steps), '--exp_name', 'ppo_study']
-    res = dict(command=' '.join(ppo))
-    res['serial_s'] = cli(*ppo, data_dir=tmp/'serial')
-    res['workers2_s'] = cli(*ppo, '--workers', '2', data_dir=tmp/'workers2')
+    res = dict(command=' '.join(ppo), pairs=[])
+    for k in range(a.repeat):   # serial and parallel alternate (ABBA) so that machine drift hits both alike
+        t = {}
+        for mode in (('serial', 'workers2') if k % 2 == 0 else ('workers2', 'serial')):
+            shutil.rmtree(tmp/mode, ignore_errors=True)
+            t[mode] = cli(*ppo, *(['--workers', '2'] if mode == 'workers2' else []), data_dir=tmp/mode)
+        res['pairs'].append(dict(serial_s=t['serial'], workers2_s=t['workers2'], ratio=t['workers2'] / t['serial']))
+        print(res['pairs'][-1], flush=True)
+    res['serial_s'] = sum(p['serial_s'] for p in res['pairs'])
+    res['workers2_s'] = sum(p['workers2_s'] for p in res['pairs'])
     res['ratio_workers2_over_serial'] = res['workers2_s'] / res['serial_s']
     s, w = tables(tmp/'serial'), tables(tmp/'workers2')
     res['runs'] = len(s)
     res['identical_progress_files'] = sum(s[k] == w.get(k) for k in s)
+    if a.ratio_only:
+        print(json.dumps(res, indent=1)); (out/'study_ratio.json').write_text(json.dumps(res, indent=1) + '\n'); return
     try:
         import ray  # noqa: F401
         res['ray_s'] = cli(*ppo, '--ray', data_dir=tmp/'ray')
@@ -49,7 +60,7 @@ def main():
     subprocess.run([sys.executable, '-m', 'fastrl.run', 'report', str(tmp/'workers2'/'ppo_study_aug'), '--by', 'aug',
                     '--out', str(out/'ppo_report')], check=True)
     ddpg = ['ddpg', '--env', 'Pendulum-v1', '--seed', '0', '1', '2', '3', '4', '--aug', 'None', 'explore_ou',
-            'explore_none', '--epochs', '3', '--steps_per_epoch', '1000', '--start_steps', '500', '--update_after', '500',
+            'explore_none', '--epochs', '5', '--steps_per_epoch', '2000', '--start_steps', '1000', '--update_after', '1000',
             '--max_ep_len', '200', '--num_test_episodes', '5', '--exp_name', 'ddpg_explore', '--workers', '2']
     res['ddpg_command'] = ' '.join(ddpg)
     res['ddpg_study_s'] = cli(*ddpg, data_dir=tmp/'ddpg')

@@ -6,10 +6,11 @@ flag, several values make a grid; plus the `plot`, `test_policy` and `resume` su
 # %% ../nbs/22_run.ipynb #9673d007
 from __future__ import annotations
 import ast, difflib, importlib, inspect, os, re, signal, sys, threading
-from .experiments.grid import (ExperimentGrid, ACTIVATIONS, LaunchError, activation_from_name, check_env_name,
-                                     check_env_installed, check_exp_name, import_ref, make_env_fn, resolve_num_cpu,
-                                     resolve_workers,
-                                     torchrun)
+from .experiments.grid import ExperimentGrid
+from .experiments.launch import LaunchError, import_ref, torchrun
+from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_name,
+                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers)
+
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
@@ -31,8 +32,8 @@ def parse_value(s:str):
 SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu',
                  dt='datestamp')
 # configure the run; not entry-function arguments
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers', 'ray',
-                'ray_address')
+CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
+                'ray', 'ray_address')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -102,14 +103,16 @@ _NOT_GIVEN = inspect.Parameter.empty
 def _check_value(flag:str, key:str, raw:str, v, default):
     "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
     last = key.split(':')[-1]
-    if last in ('activation', 'activation_fn') or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default):
+    if (last in ('activation', 'activation_fn')
+        or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default)):
         if not callable(v):
             raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as "
                            "torch.nn.X, nn.X, lower case)")
         return v
     if last == 'hidden_sizes':
         if isinstance(v, int) and not isinstance(v, bool): v = [v]
-        if not (isinstance(v, (list, tuple)) and v and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
+        if not (isinstance(v, (list, tuple)) and v
+                and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
             raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
         return v
     if default is _NOT_GIVEN or default is None or v is None or ':' in key: return v   # None: the usual 'off' value
@@ -202,13 +205,14 @@ def build_grid(algo:str, args:list)->tuple:
             grid_keys[key] = vs
             continue
         if top in ('env_fn', 'logger_kwargs'):
-            raise CLIError(f"{f} cannot be set from the command line" + ('; use --env ENV_ID' if top == 'env_fn' else '; use --exp_name, --data_dir, --datestamp'))
+            raise CLIError(f"{f} cannot be set from the command line" +
+                           ('; use --env ENV_ID' if top == 'env_fn' else '; use --exp_name, --data_dir, --datestamp'))
         if top not in params and not var_kw:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
-                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu, --workers, --ray, "
-                           "--ray_address")
+                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu, "
+                           "--workers, --ray, --ray_address")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -256,7 +260,8 @@ def algo_help(algo:str, fn)->str:
               '  --env_kwargs:KEY VALUE     a keyword argument of gym.make, e.g. --env_kwargs:is_slippery False',
               f'  --hid [64,64]              {model_kw}:hidden_sizes',
               "  --act relu                 "
-              f"{model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" + ', '.join(ACTIVATIONS) + ')',
+              f"{model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" +
+              ', '.join(ACTIVATIONS) + ')',
               f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
               '  --datestamp, --dt          date and time in the folder names',
@@ -265,7 +270,8 @@ def algo_help(algo:str, fn)->str:
               '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)",
               '  --workers N|auto           variants run at once, each in its own process (output in OUTPUT_DIR.log)',
-              '  --ray                      run the variants as tasks on a local Ray instance (pip install fastrl[ray])',
+              '  --ray                      run the variants as tasks on a local Ray instance '
+              '(pip install fastrl[ray])',
               '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)']
     abl = getattr(fn, 'ablations', None) or {}
     if abl:
@@ -326,7 +332,8 @@ def resume_cmd(args:list):
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
-    over = ({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) | (dict(show=False) if a.quiet else {})
+    over = (({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) |
+            (dict(show=False) if a.quiet else {}))
     n = a.cpu
     if n is None and 'WORLD_SIZE' not in os.environ:
         ck = os.path.join(a.fpath, 'checkpoint.pt')
@@ -334,7 +341,8 @@ def resume_cmd(args:list):
         except Exception: n = 1   # no or no readable checkpoint: `resume` itself says so, in one line
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
-                        *(['--env', a.env] if a.env else []), *(['--quiet'] if a.quiet else []), what=f'resume {a.fpath}')
+                        *(['--env', a.env] if a.env else []), *(['--quiet'] if a.quiet else []),
+                        what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
     # not a run folder, env not rebuildable
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None
@@ -343,7 +351,8 @@ def resume_cmd(args:list):
 def _usage()->str:
     return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | report DIR ... | test_policy DIR | '
             'resume DIR\n'
-            f"algorithms: {', '.join(cli_algos()) or '(none installed)'}; python -m fastrl.run ALGO --help for its flags")
+            f"algorithms: {', '.join(cli_algos()) or '(none installed)'}; "
+            "python -m fastrl.run ALGO --help for its flags")
 
 def _sigterm(signum, frame): raise KeyboardInterrupt   # `kill PID` ends a run as Ctrl-C does: one line, resumable
 

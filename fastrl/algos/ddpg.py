@@ -22,7 +22,7 @@ __all__ = ['ddpg']
 
 # %% ../../nbs/35_algos.ddpg.ipynb #228bf631
 def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-         actor_critic=DDPGActorCritic, # Class (or function) `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` and `q` modules
+         actor_critic=DDPGActorCritic, # Builds `pi` and `q` modules: `actor_critic(obs_space, act_space, **ac_kwargs)`
          ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
          seed:int=0, # Seed of torch, numpy, random and the envs
          steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
@@ -49,13 +49,16 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'ddpg')
     act_limit = float(act_space.high[0])
-    # exploration: Gaussian noise of std act_noise in action units (GaussianNoise scales by the half-range of the bounds)
+    # exploration: Gaussian noise of std act_noise in action units
+    # (GaussianNoise scales by the half-range of the bounds)
     agent = DDPGAgent(ac.pi, dp_augmentation_fns=[
         ReplaceDp(OrnsteinUhlenbeck, lambda ou: GaussianNoise(ou.source_datapipe, std=act_noise / act_limit)),
-        InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=start_steps)), *aug_edits(ddpg.ablations, aug, 'agent')])
+        InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=start_steps)),
+        *aug_edits(ddpg.ablations, aug, 'agent')])
     dls = exp.dataloaders(env_fn, agent)
     learner = DDPGLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
-                          bs=batch_size, max_sz=replay_size, gamma=gamma, learning_starts=update_after, batches=steps_per_epoch,
+                          bs=batch_size, max_sz=replay_size, gamma=gamma,
+                          learning_starts=update_after, batches=steps_per_epoch,
                           dp_augmentation_fns=[ReplaceDp(CriticLossProcessor, lambda p: QValsCriticLoss(
                               p.source_datapipe, p.critic, p.actor, p.t_critic, p.t_actor, p.gamma, title=p.title)),
                               *aug_edits(ddpg.ablations, aug, 'learner')])

@@ -28,7 +28,7 @@ __all__ = ['dqn']
 # observations (or an env id)
 def dqn(env_fn,
         q_network=DQN, # Class `q_network(state_sz, action_sz, **q_kwargs)` of the Q-network
-        q_kwargs=dict(hidden_sizes=(256,256)), # Keyword arguments of `q_network` (hidden_sizes; n_atoms, v_min, v_max for C51: default `c51_support(gamma, env's reward range)`)
+        q_kwargs=dict(hidden_sizes=(256,256)), # Kwargs of `q_network` (hidden_sizes; C51: n_atoms, v_min, v_max)
         seed:int=0, # Seed of torch, numpy, random and the envs
         steps_per_epoch:int=5000, # Env interactions per epoch
         epochs:int=10, # Epochs to train
@@ -54,7 +54,8 @@ def dqn(env_fn,
         aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
-     "rl-zoo's CartPole-v1 defaults.")
+     "rl-zoo's CartPole-v1 defaults.\n\n"
+     "C51's `v_min`, `v_max` (in `q_kwargs`) default to `c51_support(gamma, env's reward range)`.")
     refuse_data_parallel('dqn')   # before anything is written
     check_aug('dqn', dqn.ablations, aug)
     if double and 'double' in aug_names(aug):
@@ -69,7 +70,8 @@ def dqn(env_fn,
         raise ConfigError("dqn: dueling=True with categorical=True is not implemented; choose one.")
     if q_network is DQN and dueling: from fastrl.agents.dqn.dueling import DuelingDQN as q_network
     if q_network is DQN and categorical: from fastrl.agents.dqn.categorical import CategoricalDQN as q_network
-    if categorical and isinstance(q_network, type) and hasattr(q_network, 'dist') and not {'v_min', 'v_max'} <= set(q_kwargs):
+    if (categorical and isinstance(q_network, type) and hasattr(q_network, 'dist')
+        and not {'v_min', 'v_max'} <= set(q_kwargs)):
         if gamma >= 1:
             raise ConfigError("dqn: categorical=True with gamma=1 bounds no return; give the support: "
                               "q_kwargs=dict(v_min=..., v_max=...).")
@@ -79,19 +81,21 @@ def dqn(env_fn,
     # one-hot inside the Q-network, as FlattenObservation lays it out
     onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))
     if not (onehot or isinstance(obs_space, gym.spaces.Box)):
-        raise ConfigError(f"dqn needs Box, Discrete or MultiDiscrete observations, but the env has {_space_str(obs_space)}; "
-                          "wrap it in gymnasium.wrappers.FlattenObservation.")
+        raise ConfigError("dqn needs Box, Discrete or MultiDiscrete observations, but the env has "
+                          f"{_space_str(obs_space)}; wrap it in gymnasium.wrappers.FlattenObservation.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
     model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
     # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
     if onehot:
         if not isinstance(getattr(model, 'layers', None), nn.Sequential):
-            raise ConfigError(f"dqn one-hot encodes the env's {_space_str(obs_space)} observations in the Q-network's `layers`, which "
-                              f"{type(model).__name__} lacks: wrap the env in gymnasium.wrappers.FlattenObservation instead.")
+            raise ConfigError(f"dqn one-hot encodes the env's {_space_str(obs_space)} observations in the Q-network's "
+                              f"`layers`, which {type(model).__name__} lacks: wrap the env in "
+                              "gymnasium.wrappers.FlattenObservation instead.")
         model.layers.insert(0, FlattenObs(obs_space))
     agent = DQNAgent(model, exp.loggers, min_epsilon=final_eps, max_epsilon=1.,
                      max_steps=int(exploration_fraction * steps_per_epoch * epochs))
-    # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of `steps_per_epoch` batches is that many env steps
+    # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of
+    # `steps_per_epoch` batches is that many env steps
     dls = exp.dataloaders(env_fn, agent, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma, every_step=True)
     augs = [TargetNetwork(target_update_interval, tau)]
     if double:
@@ -99,9 +103,11 @@ def dqn(env_fn,
     if categorical:
         augs += Categorical()
     learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=replay_size, nsteps=nsteps,
-                         gamma=gamma, learning_starts=learning_starts, train_freq=train_freq, gradient_steps=gradient_steps,
-                         batches=steps_per_epoch, dp_augmentation_fns=augs + aug_edits(dqn.ablations, aug, 'learner'))
+                         gamma=gamma, learning_starts=learning_starts, train_freq=train_freq,
+                         gradient_steps=gradient_steps, batches=steps_per_epoch,
+                         dp_augmentation_fns=augs + aug_edits(dqn.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
-dqn.ablations = dict(double=Ablation('the double Q-learning target (as double=True)', learner=lambda **_: [DoubleDQN()]))
+dqn.ablations = dict(double=Ablation('the double Q-learning target (as double=True)',
+                                     learner=lambda **_: [DoubleDQN()]))

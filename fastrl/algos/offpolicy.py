@@ -28,6 +28,7 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
     except Exception:
         if isinstance(obs_space, gym.spaces.Box): raise
-        raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: wrap the env in "
-                          "gymnasium.wrappers.FlattenObservation (one-hot), or pass an actor_critic that takes them.") from None
+        raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: "
+                          "wrap the env in gymnasium.wrappers.FlattenObservation (one-hot), or pass an actor_critic "
+                          "that takes them.") from None
     return env_fn, ac, act_space

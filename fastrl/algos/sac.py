@@ -16,7 +16,7 @@ __all__ = ['sac']
 
 # %% ../../nbs/37_algos.sac.ipynb #246e9f3d
 def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-        actor_critic=SACActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (`sample`, deterministic forward) and `q` ([B,2])
+        actor_critic=SACActorCritic, # Builds `pi` and `q` modules: `actor_critic(obs_space, act_space, **ac_kwargs)`
         ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
         seed:int=0, # Seed of torch, numpy, random and the envs
         steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
@@ -25,7 +25,7 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         gamma:float=0.99, # Discount factor, gamma (0.95-0.999)
         polyak:float=0.995, # Target interpolation rho: targ <- rho*targ + (1-rho)*main (close to 1)
         lr:float=1e-3, # Learning rate of the policy, the Q-networks (and alpha when tuned)
-        alpha:float|str=0.2, # Entropy temperature (0.05-0.2 fixed), or 'auto' / 'auto_<init>' to tune it towards entropy -dim(A)
+        alpha:float|str=0.2, # Entropy temperature (0.05-0.2 fixed), or 'auto'/'auto_<init>': tuned to entropy -dim(A)
         batch_size:int=100, # Minibatch size of SGD
         start_steps:int=10000, # Steps of uniform random actions before the policy acts (exploration)
         update_after:int=1000, # Transitions stored before the first gradient update
@@ -36,15 +36,17 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         save_freq:int=1, # Save the model every this many epochs
         aug=None, # Ablations by name (`sac.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
-    "Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process)."
+    ("Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process).\n\n"
+     "`actor_critic`'s `pi` has `sample` and a deterministic forward; its `q` returns [B,2].")
     refuse_data_parallel('sac')   # before anything is written
     check_aug('sac', sac.ablations, aug)
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
     agent = SACAgent(ac.pi, start_steps=start_steps)
     dls = exp.dataloaders(env_fn, agent)
-    learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size, max_sz=replay_size,
-                         gamma=gamma, learning_starts=update_after, train_freq=update_every, gradient_steps=update_every,
+    learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size,
+                         max_sz=replay_size, gamma=gamma, learning_starts=update_after, train_freq=update_every,
+                         gradient_steps=update_every,
                          batches=steps_per_epoch, dp_augmentation_fns=aug_edits(sac.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

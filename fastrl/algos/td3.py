@@ -17,7 +17,7 @@ __all__ = ['td3']
 
 # %% ../../nbs/36_algos.td3.ipynb #1a331787
 def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env id), Spinning Up style
-        actor_critic=TD3ActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (actor) and `q` ([B,2] twin critic)
+        actor_critic=TD3ActorCritic, # Builds `pi` and `q` modules: `actor_critic(obs_space, act_space, **ac_kwargs)`
         ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
         seed:int=0, # Seed of torch, numpy, random and the envs
         steps_per_epoch:int=4000, # Env interactions (state-action pairs) per epoch
@@ -41,7 +41,8 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         save_freq:int=1, # Save the model every this many epochs
         aug=None, # Ablations by name (`td3.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
-    "Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process)."
+    ("Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process).\n\n"
+     "`actor_critic`'s `pi` is the actor, its `q` the twin critic ([B,2]).")
     refuse_data_parallel('td3')   # before anything is written
     check_aug('td3', td3.ablations, aug)
     exp = Experiment(locals(), **logger_kwargs)
@@ -50,8 +51,9 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=start_steps,
                      dp_augmentation_fns=aug_edits(td3.ablations, aug, 'agent'))
     dls = exp.dataloaders(env_fn, agent)
-    learner = TD3Learner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak, bs=batch_size,
-                         max_sz=replay_size, gamma=gamma, policy_delay=policy_delay, target_noise=target_noise / act_limit,
+    learner = TD3Learner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
+                         bs=batch_size, max_sz=replay_size, gamma=gamma, policy_delay=policy_delay,
+                         target_noise=target_noise / act_limit,
                          noise_clip=noise_clip / act_limit, learning_starts=update_after, train_freq=update_every,
                          gradient_steps=update_every, batches=steps_per_epoch,
                          dp_augmentation_fns=aug_edits(td3.ablations, aug, 'learner'))

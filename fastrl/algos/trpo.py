@@ -40,8 +40,9 @@ def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env
     if algo not in ('trpo', 'npg'): raise ConfigError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, algo)
-    learner = TRPOLearner(ac, dls, delta=delta, damping_coeff=damping_coeff, cg_iters=cg_iters, backtrack_iters=backtrack_iters,
-                          backtrack_coeff=backtrack_coeff, line_search=algo == 'trpo', logger_bases=exp.loggers,
-                          steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam, vf_lr=vf_lr, train_v_iters=train_v_iters)
+    learner = TRPOLearner(ac, dls, delta=delta, damping_coeff=damping_coeff, cg_iters=cg_iters,
+                          backtrack_iters=backtrack_iters, backtrack_coeff=backtrack_coeff, line_search=algo == 'trpo',
+                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam, vf_lr=vf_lr,
+                          train_v_iters=train_v_iters)
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

@@ -15,7 +15,7 @@ __all__ = ['vpg']
 
 # %% ../../nbs/32_algos.vpg.ipynb #2b920b64
 def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env id)
-        actor_critic=MLPActorCritic, # `actor_critic(observation_space, action_space, **ac_kwargs)` with `pi` (`sample`, `mode`, `(obs, act)->(pi, logp)`) and `v`
+        actor_critic=MLPActorCritic, # Builds `pi` and `v` modules: `actor_critic(obs_space, act_space, **ac_kwargs)`
         ac_kwargs=dict(), # Keyword arguments for `actor_critic` (hidden_sizes, activation)
         seed:int=0, # Seed of torch, numpy, random and the envs (plus 10000*rank)
         steps_per_epoch:int=4000, # State-action pairs per epoch (all processes together)
@@ -32,7 +32,8 @@ def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
        ):
     ("Vanilla Policy Gradient with GAE-lambda, with Spinning Up's signature, defaults and logged keys; data-parallel "
-     "under `--cpu N`.")
+     "under `--cpu N`.\n\n"
+     "`actor_critic`'s `pi` has `sample`, `mode` and a forward `(obs, act)->(pi, logp)`.")
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'vpg')
     learner = VPGLearner(ac, dls, logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
