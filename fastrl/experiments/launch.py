@@ -282,7 +282,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3689d396
 def _worker_main(fn:str):
-    ("`python -m fastrl.experiments.launch SPEC.json` (torchrun's workers, a parallel grid's variants): run the variant "
+    ("`python -m fastrl.experiments.launch SPEC.json` (torchrun workers, a parallel grid's variants): run the variant "
      "with `$FASTRL_THREADS` torch threads; a fastrl error is one line and its exit status.")
     if os.environ.get('FASTRL_THREADS'):
         import torch
