@@ -906,6 +906,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'fastrl/experiments/launch.py'),
                                            'fastrl.experiments.launch.last_line': ( 'experiments.launch.html#last_line',
                                                                                     'fastrl/experiments/launch.py'),
+                                           'fastrl.experiments.launch.one_line_errors': ( 'experiments.launch.html#one_line_errors',
+                                                                                          'fastrl/experiments/launch.py'),
                                            'fastrl.experiments.launch.run_logger_kwargs': ( 'experiments.launch.html#run_logger_kwargs',
                                                                                             'fastrl/experiments/launch.py'),
                                            'fastrl.experiments.launch.run_spec': ( 'experiments.launch.html#run_spec',

@@ -13,8 +13,8 @@ from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_nam
 
 # %% auto #0
 __all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'child_env', 'torchrun', 'run_spec',
-           'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker', 'run_variant', 'last_line',
-           'run_variants']
+           'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors', 'run_variant',
+           'last_line', 'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -163,11 +163,21 @@ def init_worker(threads:int, stop=None):
     os.environ['OMP_NUM_THREADS'] = os.environ['FASTRL_THREADS'] = str(threads)   # for processes it starts
     signal.signal(signal.SIGINT, _on_sigint)
 
+def one_line_errors(f)->int:
+    "Call `f()`; its exit status: 0, a fastrl error's (printed as one line on stderr), or 130 if interrupted."
+    from fastrl.core import FastrlError
+    try: f(); return 0
+    except FastrlError as e:
+        print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print('fastrl: interrupted', file=sys.stderr)
+        return 130
+
 def run_variant(spec:dict, log:str)->int:
     ("Run variant `spec` (see `run_spec`) in this process, its console output (Python's and C's) in file `log`; its "
      "exit status: 0, a fastrl error's, 130 if interrupted, 1 for any other error (its traceback in `log`).")
     global _running
-    from fastrl.core import FastrlError
     if _stop is not None and _stop.is_set(): return NOT_STARTED   # the grid was interrupted before this one started
     os.makedirs(osp.dirname(log) or '.', exist_ok=True)
     sys.stdout.flush(); sys.stderr.flush()
@@ -176,11 +186,8 @@ def run_variant(spec:dict, log:str)->int:
         os.dup2(f.fileno(), 1); os.dup2(f.fileno(), 2)
         try:
             _running = True
-            _run_spec(spec); rc = 0
-        except FastrlError as e:
-            print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr); rc = e.exit_code
-        except KeyboardInterrupt: print('fastrl: interrupted', file=sys.stderr); rc = 130
-        except BaseException: traceback.print_exc(); rc = 1
+            rc = one_line_errors(lambda: _run_spec(spec))
+        except BaseException: traceback.print_exc(); rc = 1   # a bug: its traceback, in the log
         finally:
             _running = False
             sys.stdout.flush(); sys.stderr.flush()
@@ -282,19 +289,13 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3689d396
 def _worker_main(fn:str):
-    ("`python -m fastrl.experiments.launch SPEC.json` (torchrun workers, a parallel grid's variants): run the variant "
-     "with `$FASTRL_THREADS` torch threads; a fastrl error is one line and its exit status.")
+    ("`python -m fastrl.experiments.launch SPEC.json` (torchrun's workers): run the variant with `$FASTRL_THREADS` "
+     "torch threads; a fastrl error is one line and its exit status.")
     if os.environ.get('FASTRL_THREADS'):
         import torch
         torch.set_num_threads(int(os.environ['FASTRL_THREADS']))
-    from fastrl.core import FastrlError
-    try: run_spec(fn)
-    except FastrlError as e:
-        print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
-        sys.exit(e.exit_code)
-    except KeyboardInterrupt:
-        print('fastrl: interrupted', file=sys.stderr)
-        sys.exit(130)
+    rc = one_line_errors(lambda: run_spec(fn))
+    if rc: sys.exit(rc)
 
 
 # %% ../../nbs/21b_experiments.launch.ipynb #58d435b9
