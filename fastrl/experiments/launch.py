@@ -66,13 +66,11 @@ def torchrun_cmd(num_cpu:int, module:str, *args)->list:
     return [sys.executable, '-m', 'torch.distributed.run', '--standalone', f'--nproc_per_node={num_cpu}', '-m',
             module, *args]
 
-def child_env(threads:int|None=None)->dict:
-    ("This process's environment for a child process that imports functions by name (this import path on "
-     "`PYTHONPATH`), with `threads` torch/OpenMP threads when given.")
+def child_env()->dict:
+    "This process's environment for a child process that imports functions by name (this import path on `PYTHONPATH`)."
     env = dict(os.environ)
     paths = [p or os.getcwd() for p in sys.path if osp.isdir(p or '.')] + env.get('PYTHONPATH', '').split(os.pathsep)
     env['PYTHONPATH'] = os.pathsep.join(dict.fromkeys(paths)).strip(os.pathsep)
-    if threads: env['OMP_NUM_THREADS'] = env['FASTRL_THREADS'] = str(threads)
     return env
 
 def torchrun(num_cpu:int, module:str, *args, what:str=''):
@@ -274,9 +272,9 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
         if ray: _ray_map(jobs, ray, num_cpu, report)
         else: _pool_map(jobs, workers, variant_threads(workers, num_cpu), report)
     except KeyboardInterrupt:
-        from fastrl.core import FastrlError
+        from fastrl.core import RunAborted
         stopped = [o for o, rc in zip(outs, rcs) if rc == 130]
-        e = FastrlError(f"interrupted: {len(stopped)} variant{'s' * (len(stopped) != 1)} stopped, each resumable "
+        e = RunAborted(f"interrupted: {len(stopped)} variant{'s' * (len(stopped) != 1)} stopped, each resumable "
                         f"with `python -m fastrl.run resume DIR` ({', '.join(stopped) or 'none'}); "
                         f"{sum(rc in (None, NOT_STARTED) for rc in rcs)} not started")
         e.exit_code = 130

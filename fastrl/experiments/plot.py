@@ -10,8 +10,8 @@ import numpy as np, pandas as pd
 from matplotlib.figure import Figure
 
 # %% auto #0
-__all__ = ['get_datasets', 'resolve_logdirs', 'get_all_datasets', 'smooth', 'iqm', 'bootstrap_ci', 'summarize', 'PlotFigure',
-           'plot_data', 'make_plots', 'main']
+__all__ = ['get_datasets', 'resolve_logdirs', 'get_all_datasets', 'smooth', 'iqm', 'stratified_bootstrap', 'bootstrap_ci',
+           'summarize', 'PlotFigure', 'plot_data', 'make_plots', 'main']
 
 # %% ../../nbs/25_experiments.plot.ipynb #e410705d
 def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
@@ -83,12 +83,19 @@ def iqm(x, axis:int=-1)->np.ndarray:
     n = x.shape[axis]; k = n // 4
     return np.take(x, np.arange(k, n - k), axis=axis).mean(axis=axis)
 
-def bootstrap_ci(v, stat=iqm, n_boot:int=2000, ci:float=95, rng=None)->tuple:
-    "Percentile-bootstrap `ci`% interval of `stat` over the values `v` (resampled with replacement)."
+def stratified_bootstrap(by_task:list, # One array of run scores per task
+                         stat=iqm, # Statistic of the pooled scores (vectorised over a leading axis)
+                         n_boot:int=2000, ci:float=95, rng=None)->tuple:
+    "`(point, lo, hi)`: `stat` of the pooled scores and its `ci`% percentile interval over stratified resamples."
     rng = np.random.default_rng(rng)
-    v = np.asarray(v, dtype=float)
-    boots = stat(v[rng.integers(0, len(v), size=(n_boot, len(v)))], axis=-1)
-    return tuple(np.percentile(boots, [(100 - ci) / 2, 100 - (100 - ci) / 2]))
+    xs = [np.asarray(x, dtype=float) for x in by_task]
+    boots = np.concatenate([x[rng.integers(0, len(x), size=(n_boot, len(x)))] for x in xs], axis=1)
+    lo, hi = np.percentile(stat(boots, axis=-1), [(100 - ci) / 2, 100 - (100 - ci) / 2])
+    return float(stat(np.concatenate(xs)[None], axis=-1)[0]), float(lo), float(hi)
+
+def bootstrap_ci(v, stat=iqm, n_boot:int=2000, ci:float=95, rng=None)->tuple:
+    "Percentile-bootstrap `ci`% interval of `stat` over the values `v` (resampled with replacement): one stratum."
+    return stratified_bootstrap([v], stat, n_boot, ci, rng)[1:]
 
 def summarize(wide:pd.DataFrame, estimator:str='mean', iqm_ci:bool=False, n_boot:int=2000, ci:float=95,
               seed:int=0)->pd.DataFrame:

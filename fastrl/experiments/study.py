@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse, itertools, json, os, os.path as osp, re
 import numpy as np, pandas as pd
 from ..core import ConfigError
-from .plot import PlotFigure, get_datasets, iqm, resolve_logdirs
+from .plot import PlotFigure, get_all_datasets, iqm, stratified_bootstrap
 
 # %% auto #0
-__all__ = ['final_scores', 'get_datasets_all', 'stratified_bootstrap', 'prob_improvement', 'prob_improvement_ci', 'study_report',
-           'report_figure', 'main']
+__all__ = ['final_scores', 'prob_improvement', 'prob_improvement_ci', 'study_report', 'study_tables', 'report_figure', 'main']
 
 # %% ../../nbs/26_experiments.study.ipynb #c6603030
 def _task(config:dict)->str:
@@ -29,7 +28,7 @@ def final_scores(logdirs:list, # Run folders, or folders holding runs (as `plot`
                 )->pd.DataFrame:
     "One row per run: `variant`, `task`, `run` (its folder), `score`."
     rows = []
-    for d in get_datasets_all(logdirs):
+    for d in get_all_datasets(list(logdirs)):
         path = d.attrs['path']
         try: config = json.load(open(osp.join(path, 'config.json')))
         except (OSError, ValueError): config = {}
@@ -38,24 +37,9 @@ def final_scores(logdirs:list, # Run folders, or folders holding runs (as `plot`
         variant = (d['Condition1'].iloc[0] if not by else
                    ' '.join(f"{k}={config.get(k)}" for k in by))
         rows.append(dict(variant=variant, task=_task(config), run=path, score=float(d[col].tail(last).mean())))
-    if not rows: raise ConfigError(f"no runs (progress.txt) in {', '.join(map(str, logdirs))}")
     return pd.DataFrame(rows)
 
-def get_datasets_all(logdirs:list)->list:
-    "`get_datasets` of every folder `resolve_logdirs` finds for `logdirs`."
-    return [d for ld in resolve_logdirs(list(logdirs)) for d in get_datasets(ld)]
-
 # %% ../../nbs/26_experiments.study.ipynb #9c945f51
-def stratified_bootstrap(by_task:list, # One array of run scores per task
-                         stat=iqm, # Statistic of the pooled scores (vectorised over a leading axis)
-                         n_boot:int=2000, ci:float=95, rng=None)->tuple:
-    "`(point, lo, hi)`: `stat` of the pooled scores and its `ci`% percentile interval over stratified resamples."
-    rng = np.random.default_rng(rng)
-    xs = [np.asarray(x, dtype=float) for x in by_task]
-    boots = np.concatenate([x[rng.integers(0, len(x), size=(n_boot, len(x)))] for x in xs], axis=1)
-    lo, hi = np.percentile(stat(boots, axis=-1), [(100 - ci) / 2, 100 - (100 - ci) / 2])
-    return float(stat(np.concatenate(xs)[None], axis=-1)[0]), float(lo), float(hi)
-
 def prob_improvement(x, y)->float:
     "P(X > Y) + P(X = Y)/2 for a random run of `x` against one of `y` (the Mann-Whitney U over `len(x)*len(y)`)."
     x, y = np.asarray(x, dtype=float)[:, None], np.asarray(y, dtype=float)[None]
@@ -78,7 +62,10 @@ def study_report(logdirs:list, # Run folders, or folders holding them (as `plot`
                  by:list|None=None, # Config keys naming the variant (default: the experiment name)
                  n_boot:int=2000, seed:int=0)->tuple:
     "`(scores, improvement, figure)`: IQM table per task and variant, P(X > Y) table per task and pair, and a figure."
-    runs = final_scores(logdirs, value, last, by)
+    return study_tables(final_scores(logdirs, value, last, by), n_boot, seed)
+
+def study_tables(runs:pd.DataFrame, n_boot:int=2000, seed:int=0)->tuple:
+    "`study_report` of the scores `final_scores` gave."
     variants = list(dict.fromkeys(runs.variant))
     tasks = list(dict.fromkeys(runs.task))
     get = lambda v, t: runs.score[(runs.variant == v) & (runs.task == t)].to_numpy()
@@ -134,9 +121,9 @@ def main(args:list=None):
     p.add_argument('--boot', type=int, default=2000, help='bootstrap resamples')
     a = p.parse_args(args)
     if a.last < 1: raise ConfigError(f"report --last must be >= 1, got {a.last}")
-    scores, imp, fig = study_report(a.logdir, a.value, a.last, a.by, a.boot)
-    runs = final_scores(a.logdir, a.value, a.last, a.by).run
-    out = a.out or osp.join(osp.commonpath([osp.abspath(r) for r in runs]), 'study')
+    runs = final_scores(a.logdir, a.value, a.last, a.by)
+    scores, imp, fig = study_tables(runs, a.boot)
+    out = a.out or osp.join(osp.commonpath([osp.abspath(r) for r in runs.run]), 'study')
     with pd.option_context('display.width', 200, 'display.max_columns', 20):
         print(scores.to_string(index=False, float_format='%.4g'), '', imp.to_string(index=False, float_format='%.3f'),
               sep='\n')
