@@ -67,7 +67,6 @@ class SimpleStep(NamedTuple):
     @classmethod
     def cat(cls, steps)->SimpleStep:
         "Concatenate step batches along the batch dimension (fields missing in any batch are dropped)."
-        if hasattr(steps, 'stacked'): return steps.stacked()   # a StepStack (envs.gym): its storage, reshaped
         steps = list(steps)
         if len(steps)==1: return steps[0]
         return cls(*(torch.cat(vs) if all(isinstance(v, Tensor) for v in vs) else None

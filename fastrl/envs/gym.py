@@ -19,8 +19,8 @@ from ..core import SimpleStep, is_step, RunAborted
 from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
-__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepStack',
-           'StepLister', 'GymTransformBlock']
+__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepLister',
+           'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
 # headless: pygame renders rgb_array frames off-screen
@@ -297,34 +297,9 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
     return out
 
 # %% ../../nbs/02_envs.gym.ipynb #8953459a
-class StepStack(list):
-    ("The step batches of one `StepLister` item stored as one tensor per field (`[T, N, ...]`): it costs about the "
-     "bytes of the data, where a list of `SimpleStep`s pays each small tensor's overhead (~7 KB per CartPole step). "
-     "It reads as the list it stands for: `len`, indexing and iteration give the step batches, as views.")
-    def __init__(self, fields:list, n:int): super().__init__(); self.fields,self.n = fields,n
-    def __len__(self): return self.n
-    def __bool__(self): return self.n > 0
-    def __getitem__(self, i):
-        if isinstance(i, slice): return [self[j] for j in range(*i.indices(self.n))]
-        if i < 0: i += self.n
-        if not 0 <= i < self.n: raise IndexError('StepStack index out of range')
-        return SimpleStep(*(None if f is None else f[i] for f in self.fields))
-    def __iter__(self): return (self[i] for i in range(self.n))
-    def stacked(self)->SimpleStep:
-        "All step batches as one, rows in time order (what `SimpleStep.cat` of the list gives)."
-        return SimpleStep(*(None if f is None else f[:self.n].reshape(-1, *f.shape[2:]) for f in self.fields))
-
-def _stack_fields(step:SimpleStep, T:int)->list:
-    return [None if v is None else torch.empty((T,) + tuple(v.shape), dtype=v.dtype, device=v.device) for v in step]
-
-def _fits(fields:list, step:SimpleStep)->bool:
-    return all((f is None) == (v is None) and (f is None or (f.shape[1:] == v.shape and f.dtype == v.dtype))
-               for f, v in zip(fields, step))
-
 class StepLister(Pipe):
-    ("Groups `bs` consecutive step batches into one item, a list (a `StepStack` when `bs > 1`: one tensor per field); "
-     "other items pass through. Each callable in `watchers` hears the rows of every step batch as it joins the item "
-     "(a progress bar's hook: a whole epoch can be one item).")
+    ("Groups `bs` consecutive step batches into a list; other items pass through. Each callable in `watchers` hears "
+     "the rows of every step batch as it joins the list (a progress bar's hook: a list of a whole epoch is one item).")
     def __init__(self, source_datapipe, bs:int=1): self.source_datapipe,self.bs,self.watchers = source_datapipe,bs,[]
     @property
     def rows_per_item(self)->int|None:
@@ -332,23 +307,13 @@ class StepLister(Pipe):
         st = find_dps(self.source_datapipe, GymStepper)
         return self.bs * sum(s.num_envs for s in st) if st else None
     def __iter__(self):
-        fields, n, rest = None, 0, None   # the item being filled; `rest`: a plain list once a step does not fit
+        buf = []
         for o in self.source_datapipe:
             if not is_step(o): yield o; continue
+            buf.append(o)
             for w in self.watchers: w(o.bs)
-            if self.bs == 1: yield [o]; continue
-            if fields is None: fields = _stack_fields(o, self.bs)
-            if rest is None and _fits(fields, o):
-                for f, v in zip(fields, o):
-                    if f is not None: f[n] = v
-            else:   # a step batch of another shape: this item goes on as a list of step batches
-                if rest is None: rest = list(StepStack(fields, n))
-                rest.append(o)
-            n += 1
-            if n == self.bs:
-                yield StepStack(fields, n) if rest is None else rest
-                fields, n, rest = None, 0, None
-        if n: yield StepStack(fields, n) if rest is None else rest
+            if len(buf)==self.bs: yield buf; buf = []
+        if buf: yield buf
 
 
 # %% ../../nbs/02_envs.gym.ipynb #473306df
