@@ -12,7 +12,7 @@ __all__ = ['ALGO_MODULES', 'DATA_PARALLEL', 'get_algo', 'available_algos', 'vpg'
 
 # %% ../../nbs/29_algos.ipynb #a40b49ea
 ALGO_MODULES = {name: (f'fastrl.algos.{name}',) for name in ('vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn')}
-DATA_PARALLEL = ('vpg', 'trpo', 'ppo')   # algorithms that accept --cpu > 1
+DATA_PARALLEL = ('vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn')   # algorithms that accept --cpu > 1
 
 def get_algo(name:str):
     "The entry function of algorithm `name` (one of `ALGO_MODULES`), imported from its module."

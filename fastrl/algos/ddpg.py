@@ -8,9 +8,8 @@ from __future__ import annotations
 from ..agents.core import GaussianNoise, OrnsteinUhlenbeck, UniformWarmup
 from ..agents.ddpg import CriticLossProcessor, DDPGAgent, DDPGLearner
 from ..agents.ddpg_entry import DDPGActorCritic, QValsCriticLoss
-from .offpolicy import box_actor_critic
+from .offpolicy import box_actor_critic, offpolicy_counts, scale_learner
 from ..experiments.core import Experiment
-from ..experiments.distributed import refuse_data_parallel
 from ..agents.offpolicy import spinup_titles
 from ..memory.experience_replay import ExperienceReplay
 from ..pipes.core import InsertAfter, ReplaceDp, find_dp
@@ -41,31 +40,34 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
          max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
          logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
          save_freq:int=1, # Save the model every this many epochs
+         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
          aug=None, # Ablations by name (`ddpg.ablations`; '+' joins several): a grid of them is a study (`--aug`)
         ):
-    "Deep Deterministic Policy Gradient with Spinning Up's signature, defaults and logged keys (one env, one process)."
-    refuse_data_parallel('ddpg')   # before anything is written
-    check_aug('ddpg', ddpg.ablations, aug)
+    ("Deep Deterministic Policy Gradient with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, "
+     "data-parallel under `--cpu N`.")
+    check_aug('ddpg', ddpg.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'ddpg')
+    batches, local = offpolicy_counts('ddpg', steps_per_epoch, num_envs, start_steps=start_steps,
+                                      update_after=update_after, replay_size=replay_size)
     act_limit = float(act_space.high[0])
     # exploration: Gaussian noise of std act_noise in action units
     # (GaussianNoise scales by the half-range of the bounds)
     agent = DDPGAgent(ac.pi, dp_augmentation_fns=[
         ReplaceDp(OrnsteinUhlenbeck, lambda ou: GaussianNoise(ou.source_datapipe, std=act_noise / act_limit)),
-        InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=start_steps)),
+        InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=local['start_steps'])),
         *aug_edits(ddpg.ablations, aug, 'agent')])
-    dls = exp.dataloaders(env_fn, agent)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
     learner = DDPGLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
-                          bs=batch_size, max_sz=replay_size, gamma=gamma,
-                          learning_starts=update_after, batches=steps_per_epoch,
+                          bs=batch_size, max_sz=local['replay_size'], gamma=gamma,
+                          learning_starts=local['update_after'], batches=batches,
                           dp_augmentation_fns=[ReplaceDp(CriticLossProcessor, lambda p: QValsCriticLoss(
                               p.source_datapipe, p.critic, p.actor, p.t_critic, p.t_actor, p.gamma, title=p.title)),
                               *aug_edits(ddpg.ablations, aug, 'learner')])
     spinup_titles(learner)
     er = find_dp(learner, ExperienceReplay)
     er.train_freq, er.gradient_steps = update_every, update_every
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
+    return exp.fit(scale_learner(learner), epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 ddpg.ablations = DDPG_ABLATIONS

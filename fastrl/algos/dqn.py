@@ -11,7 +11,8 @@ from ..agents.dqn.basic import DQN, DQNAgent, DQNLearner
 from ..core import ConfigError
 from ..experiments.core import Experiment
 from ..experiments.config import as_env_fn, env_spaces
-from ..experiments.distributed import refuse_data_parallel
+from ..agents.onpolicy import sync_params
+from .offpolicy import offpolicy_counts, scale_learner
 from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs
@@ -51,13 +52,13 @@ def dqn(env_fn,
         max_ep_len:int|None=None, # Time limit of an episode (None: the env's own)
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
+        num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
         aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
-     "rl-zoo's CartPole-v1 defaults.\n\n"
+     "rl-zoo's CartPole-v1 defaults; `num_envs` lanes, data-parallel under `--cpu N`.\n\n"
      "C51's `v_min`, `v_max` (in `q_kwargs`) default to `c51_support(gamma, env's reward range)`.")
-    refuse_data_parallel('dqn')   # before anything is written
-    check_aug('dqn', dqn.ablations, aug)
+    check_aug('dqn', dqn.ablations, aug)   # before anything is written
     if double and 'double' in aug_names(aug):
         raise ConfigError("dqn: double=True and aug='double' ask for the same change; give one of them.")
     exp = Experiment(locals(), **logger_kwargs)
@@ -85,6 +86,9 @@ def dqn(env_fn,
                           f"{_space_str(obs_space)}; wrap it in gymnasium.wrappers.FlattenObservation.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
     model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
+    batches, local = offpolicy_counts('dqn', steps_per_epoch, num_envs, learning_starts=learning_starts,
+                                      replay_size=replay_size,
+                                      explore=int(exploration_fraction * steps_per_epoch * epochs))
     # the env, replay, test episodes and test_policy keep the env's integers; the network's first layer encodes them
     if onehot:
         if not isinstance(getattr(model, 'layers', None), nn.Sequential):
@@ -92,21 +96,23 @@ def dqn(env_fn,
                               f"`layers`, which {type(model).__name__} lacks: wrap the env in "
                               "gymnasium.wrappers.FlattenObservation instead.")
         model.layers.insert(0, FlattenObs(obs_space))
+    sync_params(model)   # CRITICAL: every data-parallel process starts from rank 0's parameters
     agent = DQNAgent(model, exp.loggers, min_epsilon=final_eps, max_epsilon=1.,
-                     max_steps=int(exploration_fraction * steps_per_epoch * epochs))
-    # every_step: one dataloader item per env step (empty while an n-step window fills), so an epoch of
-    # `steps_per_epoch` batches is that many env steps
-    dls = exp.dataloaders(env_fn, agent, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma, every_step=True)
+                     max_steps=local['explore'])
+    # every_step: one dataloader item per vector step (empty while an n-step window fills), so an epoch of
+    # `batches` items is `steps_per_epoch` env steps
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma,
+                          every_step=True)
     augs = [TargetNetwork(target_update_interval, tau)]
     if double:
         augs.append(DoubleDQN())
     if categorical:
         augs += Categorical()
-    learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=replay_size, nsteps=nsteps,
-                         gamma=gamma, learning_starts=learning_starts, train_freq=train_freq,
-                         gradient_steps=gradient_steps, batches=steps_per_epoch,
+    learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=local['replay_size'],
+                         nsteps=nsteps, gamma=gamma, learning_starts=local['learning_starts'], train_freq=train_freq,
+                         gradient_steps=gradient_steps, batches=batches,
                          dp_augmentation_fns=augs + aug_edits(dqn.ablations, aug, 'learner'))
-    return exp.fit(learner, epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
+    return exp.fit(scale_learner(learner), epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 dqn.ablations = dict(double=Ablation('the double Q-learning target (as double=True)',

@@ -8,17 +8,22 @@ from __future__ import annotations
 import gymnasium as gym
 from ..agents.core import _space_str
 from ..agents.offpolicy import check_box_action_space
+from ..agents.onpolicy import avg_grads, dp_world, sync_params
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
 from ..experiments.guards import check_kwargs
+from ..learner.core import BasicOptStepper
+from ..memory.experience_replay import ExperienceReplay
+from ..pipes.core import find_dps
+
 
 # %% auto #0
-__all__ = ['box_actor_critic']
+__all__ = ['box_actor_critic', 'offpolicy_counts', 'scale_learner']
 
 # %% ../../nbs/31_algos.offpolicy.ipynb #b0xac001
 def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
     ("`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action "
-     "space checked to be a `Box`, `actor_critic` built for its spaces.")
+     "space checked to be a `Box`, `actor_critic` built for its spaces (rank 0's parameters on every process).")
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, algo, name)
@@ -31,4 +36,26 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
         raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: "
                           "wrap the env in gymnasium.wrappers.FlattenObservation (one-hot), or pass an actor_critic "
                           "that takes them.") from None
+    sync_params(ac)   # CRITICAL: every data-parallel process starts from rank 0's parameters
     return env_fn, ac, act_space
+
+# %% ../../nbs/31_algos.offpolicy.ipynb #100042e6
+def offpolicy_counts(algo:str, steps_per_epoch:int, num_envs:int, **totals)->tuple:
+    ("`(batches, per_process)`: an epoch of `steps_per_epoch` env transitions as vector steps of each process, and "
+     "each of `totals` (transitions of the whole run) split over the processes.")
+    world = dp_world()[1]
+    if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+        raise ConfigError(f"{algo}: num_envs must be a whole number >= 1, got {num_envs!r}.")
+    if steps_per_epoch % (num_envs * world):
+        raise ConfigError(f"{algo}: steps_per_epoch={steps_per_epoch} must be a multiple of num_envs x processes "
+                          f"({num_envs} x {world}): an epoch is whole vector steps on every process.")
+    return steps_per_epoch // (num_envs * world), {k:-(-v // world) for k,v in totals.items()}
+
+def scale_learner(learner):
+    ("The learner of an off-policy entry function, made to scale: its replay keeps the update-to-data ratio whatever "
+     "the lanes, and its optimisers average gradients over the data-parallel processes (none: unchanged).")
+    for er in find_dps(learner, ExperienceReplay): er.keep_ratio = True
+    if dp_world()[1] > 1:
+        for s in find_dps(learner, BasicOptStepper): s.grad_hook = avg_grads
+    return learner
+

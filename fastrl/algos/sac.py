@@ -5,9 +5,8 @@
 # %% ../../nbs/37_algos.sac.ipynb #c212e04a
 from __future__ import annotations
 from ..agents.sac import SACActorCritic, SACAgent, SACLearner
-from .offpolicy import box_actor_critic
+from .offpolicy import box_actor_critic, offpolicy_counts, scale_learner
 from ..experiments.core import Experiment
-from ..experiments.distributed import refuse_data_parallel
 from .ablations import NO_TARGET
 from ..pipes.ablations import aug_edits, check_aug
 
@@ -34,21 +33,24 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
+        num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
         aug=None, # Ablations by name (`sac.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
-    ("Soft Actor-Critic with Spinning Up's signature, defaults and logged keys (one env, one process).\n\n"
+    ("Soft Actor-Critic with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, data-parallel under "
+     "`--cpu N`.\n\n"
      "`actor_critic`'s `pi` has `sample` and a deterministic forward; its `q` returns [B,2].")
-    refuse_data_parallel('sac')   # before anything is written
-    check_aug('sac', sac.ablations, aug)
+    check_aug('sac', sac.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'sac')
-    agent = SACAgent(ac.pi, start_steps=start_steps)
-    dls = exp.dataloaders(env_fn, agent)
+    batches, local = offpolicy_counts('sac', steps_per_epoch, num_envs, start_steps=start_steps,
+                                      update_after=update_after, replay_size=replay_size)
+    agent = SACAgent(ac.pi, start_steps=local['start_steps'])
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
     learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size,
-                         max_sz=replay_size, gamma=gamma, learning_starts=update_after, train_freq=update_every,
-                         gradient_steps=update_every,
-                         batches=steps_per_epoch, dp_augmentation_fns=aug_edits(sac.ablations, aug, 'learner'))
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
+                         max_sz=local['replay_size'], gamma=gamma, learning_starts=local['update_after'],
+                         train_freq=update_every, gradient_steps=update_every, batches=batches,
+                         dp_augmentation_fns=aug_edits(sac.ablations, aug, 'learner'))
+    return exp.fit(scale_learner(learner), epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 sac.ablations = dict(no_target=NO_TARGET)

@@ -5,12 +5,12 @@
 # %% ../../nbs/36_algos.td3.ipynb #36a3a508
 from __future__ import annotations
 from ..agents.td3 import TD3ActorCritic, TD3Agent, TD3Learner
-from .offpolicy import box_actor_critic
+from .offpolicy import box_actor_critic, offpolicy_counts, scale_learner
 from ..experiments.core import Experiment
-from ..experiments.distributed import refuse_data_parallel
 from ..agents.td3 import TD3CriticLossProcessor, DelayedActorLossProcessor
 from .ablations import DDPG_ABLATIONS
 from ..pipes.ablations import Ablation, SetDp, aug_edits, check_aug
+
 
 # %% auto #0
 __all__ = ['td3']
@@ -39,25 +39,28 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         max_ep_len:int=1000, # Maximum episode length (a time-limit truncation)
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
+        num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
         aug=None, # Ablations by name (`td3.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
-    ("Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys (one env, one process).\n\n"
+    ("Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, data-parallel under "
+     "`--cpu N`.\n\n"
      "`actor_critic`'s `pi` is the actor, its `q` the twin critic ([B,2]).")
-    refuse_data_parallel('td3')   # before anything is written
-    check_aug('td3', td3.ablations, aug)
+    check_aug('td3', td3.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, act_space = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'td3')
+    batches, local = offpolicy_counts('td3', steps_per_epoch, num_envs, start_steps=start_steps,
+                                      update_after=update_after, replay_size=replay_size)
     act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units
-    agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=start_steps,
+    agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=local['start_steps'],
                      dp_augmentation_fns=aug_edits(td3.ablations, aug, 'agent'))
-    dls = exp.dataloaders(env_fn, agent)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
     learner = TD3Learner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
-                         bs=batch_size, max_sz=replay_size, gamma=gamma, policy_delay=policy_delay,
+                         bs=batch_size, max_sz=local['replay_size'], gamma=gamma, policy_delay=policy_delay,
                          target_noise=target_noise / act_limit,
-                         noise_clip=noise_clip / act_limit, learning_starts=update_after, train_freq=update_every,
-                         gradient_steps=update_every, batches=steps_per_epoch,
+                         noise_clip=noise_clip / act_limit, learning_starts=local['update_after'],
+                         train_freq=update_every, gradient_steps=update_every, batches=batches,
                          dp_augmentation_fns=aug_edits(td3.ablations, aug, 'learner'))
-    return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
+    return exp.fit(scale_learner(learner), epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 td3.ablations = DDPG_ABLATIONS | dict(

@@ -30,10 +30,9 @@ def setup_distributed()->int:
 def _leave_group():
     if dist_on(): torch.distributed.destroy_process_group()
 
-def refuse_data_parallel(algo:str, why:str="its replay buffer and updates are not data-parallel"):
+def refuse_data_parallel(algo:str, why:str="its updates are not averaged over processes"):
     ("Raise a one-line error when an algorithm that does not support several processes runs under `--cpu > 1` (call it"
      " before `Experiment`).")
     # checked before the process group exists too
     if max(get_world_size(), int(os.environ.get('WORLD_SIZE', '1'))) > 1:
-        raise RuntimeError(f"{algo} does not support --cpu > 1 ({why}); run it with --cpu 1. "
-                           "Data-parallel algorithms: vpg, ppo, trpo.")
+        raise RuntimeError(f"{algo} does not support --cpu > 1 ({why}); run it with --cpu 1.")

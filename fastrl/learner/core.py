@@ -226,16 +226,18 @@ def optimizer_step(opt:torch.optim.Optimizer):
     opt._opt_called = True   # what an LR scheduler's wrapper of `opt.step` records
 
 class BasicOptStepper(Pipe):
-    "Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict."
+    ("Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict; `grad_hook(params)`"
+     " runs between backward and step (e.g. `avg_grads` over data-parallel ranks).")
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam,
-                 max_grad_norm:float|None=None, **opt_kwargs):
-        self.source_datapipe,self.model,self.max_grad_norm = source_datapipe,model,max_grad_norm
+                 max_grad_norm:float|None=None, grad_hook:Callable|None=None, **opt_kwargs):
+        self.source_datapipe,self.model,self.max_grad_norm,self.grad_hook = source_datapipe,model,max_grad_norm,grad_hook
         self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue
             zero_grad(self.opt)
             o['loss'].backward()
+            if self.grad_hook is not None: self.grad_hook(opt_params(self.opt))
             if self.max_grad_norm is not None: clip_grad_norm(opt_params(self.opt), self.max_grad_norm)
             optimizer_step(self.opt)
 

@@ -88,6 +88,7 @@ class ExperienceReplay(Pipe):
                  freeze_memory:bool=False, # Sample without adding new steps
                  train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`)
                  gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
+                 keep_ratio:bool=False, # `gradient_steps/train_freq` batches per env step whatever the lanes (carried)
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
         if gradient_steps == 0 or gradient_steps < -1:
@@ -95,7 +96,7 @@ class ExperienceReplay(Pipe):
         self.source_datapipe,self.bs,self.learning_starts = source_datapipe,bs,learning_starts
         self.freeze_memory = freeze_memory
         self.train_freq,self.gradient_steps,self.since,self.last_env_steps = train_freq,gradient_steps,0,None
-        self.memory = ReplayStorage(max_sz, device)
+        self.memory,self.keep_ratio,self.carry = ReplayStorage(max_sz, device),keep_ratio,0
 
     def __iter__(self):
         # the env stepper (or a learner's LearnerBase) upstream, if any
@@ -109,8 +110,16 @@ class ExperienceReplay(Pipe):
             else:   # CRITICAL: count env steps, not stored rows (n-step windows start late, NSkipper drops some)
                 k = counter.env_steps; self.since += k - self.last_env_steps; self.last_env_steps = k
             if self.since < self.train_freq: continue
-            n = self.gradient_steps if self.gradient_steps > 0 else self.since
+            n = self._due()
             self.since = 0   # counting restarts at every scheduled update, also before learning starts
             if len(self.memory) >= max(self.bs, self.learning_starts):
                 for _ in range(n): yield self.memory.sample(self.bs)
+
+    def _due(self)->int:
+        "Batches due for the `since` env steps stepped since the last round."
+        if self.gradient_steps < 0: return self.since
+        if not self.keep_ratio: return self.gradient_steps
+        # 4 lanes, train_freq=gradient_steps=50: a round after 52 env steps is 52 batches, not 50
+        n, self.carry = divmod(self.since * self.gradient_steps + self.carry, self.train_freq)
+        return n
 
