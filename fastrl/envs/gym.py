@@ -19,8 +19,8 @@ from ..core import SimpleStep, is_step, RunAborted
 from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
-__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'NStepper', 'NSkipper', 'FirstLastMerger', 'toy_steps', 'StepLister',
-           'GymTransformBlock']
+__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'merge_window', 'NStepper', 'NSkipper', 'FirstLastMerger',
+           'toy_steps', 'StepLister', 'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
 # headless: pygame renders rgb_array frames off-screen
@@ -166,9 +166,21 @@ def env_step_counter(pipe):
 
 
 # %% ../../nbs/02_envs.gym.ipynb #cef73a87
+_FIRST = ('state', 'action', 'env_id', 'proc_id', 'step_n', 'episode_n', 'image', 'raw_action')   # merged: first step's
+_LAST = ('next_state', 'terminated', 'truncated', 'total_reward')                                # merged: last step's
+
+def merge_window(w:SimpleStep, disc:Tensor)->SimpleStep:
+    ("One transition per n-step window `w` ([W,n,...] fields): the first step's state and action, the last step's "
+     "next state and flags, the `disc`-discounted reward sum (added in step order).")
+    f = {k:(None if (v := getattr(w, k)) is None else v[:,0]) for k in _FIRST}
+    f |= {k:(None if (v := getattr(w, k)) is None else v[:,-1]) for k in _LAST}   # padding repeats the last real step
+    r = w.reward[:,0] * disc[0]
+    for i in range(1, w.reward.shape[1]): r = r + w.reward[:,i] * disc[i]   # the order the ring's route adds in
+    return SimpleStep(**f, reward=r, n_steps=w.n_steps)
+
 class _StepRing:
     ("The last `n` step batches as `[n, N, ...]` tensors; per-row scalar fields of one dtype are packed so one gather "
-     "serves them all.")
+     "serves them all. Written through numpy views of the same memory (cheaper per call than torch ops).")
     def __init__(self, step:SimpleStep, n:int):
         fields = [(k,v) for k,v in zip(step._fields, step) if isinstance(v, Tensor) and k!='n_steps']
         self.big = {k:torch.zeros((n,)+tuple(v.shape), dtype=v.dtype) for k,v in fields if v.ndim > 1}
@@ -176,9 +188,24 @@ class _StepRing:
         for k,v in fields:
             if v.ndim == 1: groups.setdefault(v.dtype, []).append(k)
         self.groups = [(ks, torch.zeros((n, step.bs, len(ks)), dtype=dt)) for dt,ks in groups.items()]
+        self.views()
+    def views(self):
+        "numpy views of the buffers (`None` where numpy lacks the dtype): made again after loading a state."
+        try: self.np = ({k:b.numpy() for k,b in self.big.items()}, [(ks, b.numpy()) for ks,b in self.groups])
+        except TypeError: self.np = None
+    # a copy (deepcopy, pickle) makes its own views: copied arrays would no longer share the tensors' memory
+    def __getstate__(self): return {k:v for k,v in vars(self).items() if k != 'np'}
+    def __setstate__(self, st): vars(self).update(st); self.views()
     def write(self, pos:int, step:SimpleStep):
-        for k,b in self.big.items(): b[pos] = getattr(step, k)
-        for ks,b in self.groups: torch.stack([getattr(step, k) for k in ks], -1, out=b[pos])
+        if self.np is None:
+            for k,b in self.big.items(): b[pos] = getattr(step, k)
+            for ks,b in self.groups: torch.stack([getattr(step, k) for k in ks], -1, out=b[pos])
+            return
+        big, groups = self.np
+        for k,b in big.items(): b[pos] = getattr(step, k).numpy(force=True)
+        for ks,b in groups:
+            row = b[pos]
+            for j,k in enumerate(ks): row[:,j] = getattr(step, k).numpy(force=True)
     def gather(self, idx, lane_major:bool)->dict:
         "Fields indexed by `idx`; `lane_major` swaps the first two dims (time-major gathers)."
         f = (lambda t: t.transpose(0, 1)) if lane_major else (lambda t: t)
@@ -187,6 +214,36 @@ class _StepRing:
             g = f(b[idx])
             for j,k in enumerate(ks): w[k] = g[..., j]
         return w
+    def merged(self, order:list, disc:np.ndarray)->dict:
+        ("The fields of `merge_window` for a full window in every lane, ring positions `order` oldest first: the "
+         "first and last rows copied, the rewards summed in step order.")
+        big, groups = self.np
+        p0, p1 = order[0], order[-1]
+        m = {k:torch.from_numpy(b[p0 if k in _FIRST else p1].copy()) for k,b in big.items()}
+        for ks,b in groups:
+            r0, r1 = b[p0].copy(), b[p1].copy()
+            for j,k in enumerate(ks):
+                if k != 'reward': m[k] = torch.from_numpy((r0 if k in _FIRST else r1)[:, j]); continue
+                r = b[order[0], :, j] * disc[0]
+                for i in range(1, len(order)): r += b[order[i], :, j] * disc[i]
+                m[k] = torch.from_numpy(r)
+        return m
+    def merged_rows(self, pos:int, lanes:np.ndarray, lens:np.ndarray, disc:np.ndarray)->dict:
+        ("The fields of `merge_window` for windows of lengths `lens` ending at ring position `pos` in `lanes` (any "
+         "mix of full windows and episode tails).")
+        big, groups, n = *self.np, len(disc)
+        pf = (pos - lens + 1) % n
+        m = {k:torch.from_numpy(b[pf, lanes] if k in _FIRST else b[pos, lanes]) for k,b in big.items()}
+        for ks,b in groups:
+            r0, r1 = b[pf, lanes], b[pos, lanes]
+            for j,k in enumerate(ks):
+                if k != 'reward': m[k] = torch.from_numpy((r0 if k in _FIRST else r1)[:, j]); continue
+                r = b[pf, lanes, j] * disc[0]
+                for i in range(1, n):   # step i of each window, where the window has one
+                    has = i < lens
+                    r[has] += b[(pf[has] + i) % n, lanes[has], j] * disc[i]
+                m[k] = torch.from_numpy(r)
+        return m
 
 class NStepper(Pipe):
     ("Per env lane, yields windows of the last `n` steps of an episode as `SimpleStep` fields `[W,n,...]`; "
@@ -209,40 +266,57 @@ class NStepper(Pipe):
         if sd['big'] is not None:
             self.ring = _StepRing.__new__(_StepRing)
             self.ring.big, self.ring.groups = dict(sd['big']), [(list(ks), b) for ks,b in sd['groups']]
+            self.ring.views()
 
-    def __iter__(self):
+    def __iter__(self): return self._windows()
+
+    def _windows(self, gamma:float|None=None):
+        ("The windows; with `gamma`, each merged as `merge_window` does (`FirstLastMerger` reads them so: full windows "
+         "in every lane skip building the window).")
         n, p = self.n, torch.arange(self.n)
         # ring positions of the last n steps, oldest first
         orders = [(pos - torch.arange(n-1, -1, -1)) % n for pos in range(n)]
+        disc = None if gamma is None else gamma ** torch.arange(n, dtype=torch.float32)
+        np_disc, np_orders = None if disc is None else disc.numpy(), [o.tolist() for o in orders]
         for step in self.source_datapipe:
             if not is_step(step): yield step; continue
             if self.ring is None: self.ring, self.ep_len = _StepRing(step, n), np.zeros(step.bs, np.int64)
             ring, pos = self.ring, self.t % n
             self.t += 1
             ring.write(pos, step)
+            merge = disc is not None and ring.np is not None   # merged from the ring's rows
             done = np.logical_or(step.terminated.numpy(), step.truncated.numpy())
             # steps of the lane's episode so far, this one included; a step index of 0 starts over
             # (an env reset by GymStepper(n=...))
             ep_len = step.step_n.numpy(force=True) + 1 if step.step_n is not None else self.ep_len + 1
             self.ep_len = np.where(done, 0, ep_len)
-            L = np.minimum(ep_len, n)
-            if not done.any() and (L == n).all():   # fast path: every lane completes one full window
-                w = ring.gather(orders[pos], lane_major=True)
-                w['n_steps'] = torch.full((len(L),), n)
-                yield SimpleStep(**w)
+            fast = not done.any() and ep_len.min() >= n   # every lane completes one full window
+            if fast and merge:
+                yield SimpleStep(**ring.merged(np_orders[pos], np_disc), n_steps=torch.full((len(ep_len),), n))
                 continue
+            if fast:
+                w = ring.gather(orders[pos], lane_major=True)
+                w['n_steps'] = torch.full((len(ep_len),), n)
+                yield SimpleStep(**w) if disc is None else merge_window(SimpleStep(**w), disc)
+                continue
+            L = np.minimum(ep_len, n)
             full = np.flatnonzero(~done & (L == n))
             lanes, lens = [full], [np.full(len(full), n)]
             for i in np.flatnonzero(done):   # episode end: windows of length L, L-1, ..., 1
                 lanes.append(np.full(L[i], i)); lens.append(np.arange(L[i], 0, -1))
-            lanes, lens = torch.from_numpy(np.concatenate(lanes)), torch.from_numpy(np.concatenate(lens))
+            lanes, lens = np.concatenate(lanes), np.concatenate(lens)
             if len(lanes)==0 and not self.every_step: continue
+            if merge:
+                yield SimpleStep(**ring.merged_rows(pos, lanes, lens, np_disc), n_steps=torch.from_numpy(lens))
+                continue
+            lanes, lens = torch.from_numpy(lanes), torch.from_numpy(lens)
             ago = (lens[:,None] - 1 - p).clamp(min=0)       # how many steps before now position p was taken
             ridx = (pos - ago) % n                           # [W, n] ring positions; padding repeats the last step
             w = ring.gather((ridx, lanes[:,None]), lane_major=False)
             w['reward'] = torch.where(p < lens[:,None], w['reward'], 0.)
             w['n_steps'] = lens
-            yield SimpleStep(**w)
+            yield SimpleStep(**w) if disc is None else merge_window(SimpleStep(**w), disc)
+
 
 # %% ../../nbs/02_envs.gym.ipynb #1b4199fd
 class NSkipper(Pipe):
@@ -261,23 +335,20 @@ class NSkipper(Pipe):
             elif keep.any() or self.every_step: yield step[keep]
 
 class FirstLastMerger(Pipe):
-    "Merges each n-step window into one transition with the discounted reward sum."
+    "Merges each n-step window into one transition with the discounted reward sum (`merge_window`)."
     def __init__(self, source_datapipe, gamma:float=0.99): self.source_datapipe,self.gamma = source_datapipe,gamma
 
     def __iter__(self):
+        src = self.source_datapipe
+        if isinstance(src, NStepper) and type(src).__iter__ is NStepper.__iter__:
+            yield from src._windows(self.gamma); return   # merged from the ring: full windows are never built
         disc = None
-        for w in self.source_datapipe:
+        for w in src:
             if not is_step(w) or w.reward.ndim==1: yield w; continue
             if disc is None or len(disc)!=w.reward.shape[1]:
                 disc = self.gamma ** torch.arange(w.reward.shape[1], dtype=torch.float32)
-            first = lambda t: None if t is None else t[:,0]
-            last = lambda t: None if t is None else t[:,-1]   # padding repeats the last real step
-            yield SimpleStep(state=first(w.state), action=first(w.action), next_state=last(w.next_state),
-                             terminated=last(w.terminated), truncated=last(w.truncated),
-                             reward=(w.reward*disc).sum(1), total_reward=last(w.total_reward),
-                             env_id=first(w.env_id), proc_id=first(w.proc_id), step_n=first(w.step_n),
-                             episode_n=first(w.episode_n), image=first(w.image), raw_action=first(w.raw_action),
-                             n_steps=w.n_steps)
+            yield merge_window(w, disc)
+
 
 # %% ../../nbs/02_envs.gym.ipynb #9b30e8d0
 def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list:
