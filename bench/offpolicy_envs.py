@@ -1,8 +1,9 @@
 """Off-policy with several env lanes: TD3 (Pendulum-v1) and DQN (CartPole-v1) through their entry functions with
 `num_envs` 1, 4 and 8 at equal env steps, several seeds, one process, one torch thread.
 
-Reports env steps/s of the whole training call and the mean deterministic return over 10 episodes on a
-separately seeded env (`common.evaluate`), per `num_envs`, and the ratios against `num_envs=1`. The update-to-data
+Reports env steps/s of the whole training call, the mean deterministic return over 10 episodes on a separately
+seeded env (`common.evaluate`) and the mean training return of the last 2 epochs, per `num_envs`, and the speed
+ratios against `num_envs=1`. The update-to-data
 ratio is the algorithm's at every `num_envs` (`ExperienceReplay(keep_ratio=True)`), so the updates' cost is the
 same and only the env path and the data change.
 
@@ -39,7 +40,13 @@ def run(name, num_envs, seed, steps, out):
                   logger_kwargs=dict(output_dir=str(out/f'{name}_e{num_envs}_s{seed}'), show=False), **s['kw'])
     secs = time.perf_counter() - t
     return dict(algo=name, num_envs=num_envs, seed=seed, steps=steps, train_s=secs, steps_per_s=steps / secs,
-                mean_return=evaluate(policy(name, exp, s['env']), s['env'], eval_seed(seed)))
+                mean_return=evaluate(policy(name, exp, s['env']), s['env'], eval_seed(seed)),
+                train_return=train_return(out/f'{name}_e{num_envs}_s{seed}'))
+
+def train_return(d)->float:
+    "Mean training-episode return of the last 2 epochs (`AverageEpRet`): less noisy than one final greedy policy."
+    import pandas as pd
+    return float(pd.read_table(Path(d)/'progress.txt')['AverageEpRet'].iloc[-2:].mean())
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,6 +58,7 @@ def main():
     a = p.parse_args()
     torch.set_num_threads(1)
     rows, out = [], Path(tempfile.mkdtemp())
+    print(f'runs in {out}')
     for name in a.algos:
         steps = 2000 if a.quick else SETUPS[name]['steps']
         for seed in a.seeds:
@@ -59,17 +67,19 @@ def main():
                 print(f"{name} num_envs={n} seed={seed}: {r['steps_per_s']:7.0f} steps/s ({r['train_s']:.1f} s), "
                       f"return {r['mean_return']:8.1f}", flush=True)
     summary = {}
-    print('\n| algo | num_envs | seeds | env steps/s | ratio to 1 lane | return: mean (min, max) |\n|---|---:|---:|---:|---:|---|')
+    print('\n| algo | num_envs | seeds | env steps/s | ratio to 1 lane | final return: mean (min, max) | training return, '
+          'last 2 epochs |\n|---|---:|---:|---:|---:|---|---:|')
     for name in a.algos:
         base = None
         for n in a.num_envs:
             rs = [r for r in rows if r['algo'] == name and r['num_envs'] == n]
             sps, rets = float(np.mean([r['steps_per_s'] for r in rs])), [r['mean_return'] for r in rs]
             base = base or sps
+            tr = float(np.mean([r['train_return'] for r in rs]))
             summary[f'{name}_e{n}'] = dict(steps_per_s=sps, speed_ratio=sps / base, mean_return=float(np.mean(rets)),
-                                           returns=rets)
+                                           returns=rets, train_return=tr)
             print(f"| {name} | {n} | {len(rs)} | {sps:.0f} | {sps / base:.2f} | {np.mean(rets):.1f} "
-                  f"({min(rets):.1f}, {max(rets):.1f}) |")
+                  f"({min(rets):.1f}, {max(rets):.1f}) | {tr:.1f} |")
     RESULTS_DIR.mkdir(exist_ok=True)
     f = RESULTS_DIR/f'{a.name}.json'
     f.write_text(json.dumps(dict(config=vars(a), torch=torch.__version__, runs=rows, summary=summary), indent=2) + '\n')
