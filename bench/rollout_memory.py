@@ -1,21 +1,24 @@
-"""Memory of an on-policy rollout (issue 18): RSS growth while PPO's CartPole env pipe collects one epoch and holds
-it (the item the learner receives, before any update), at 1k and 32k steps per epoch, each in a fresh process.
+"""Memory of an on-policy rollout (issue 18): RSS growth while PPO's CartPole env pipe, as `ppo` builds it, fills the
+learner's `AdvantageBuffer` with one epoch, measured when the epoch's `Rollout` comes out (the moment the most of an
+epoch is held), at 1k and 32k steps per epoch, each in a fresh process. Bytes per step = the growth between the
+two sizes / 31k: what one more step of an epoch costs.
 
     python bench/rollout_memory.py            # prints MB held at each size and bytes per step
 """
-import os, subprocess, sys, tempfile
+import subprocess, sys, tempfile
 
 CHILD = r'''
 import gc, os, sys, tempfile
 from fastrl.experiments.core import Experiment
 from fastrl.algos.onpolicy import onpolicy_setup
 from fastrl.agents.policies import MLPActorCritic
+from fastrl.memory.advantage_buffer import AdvantageBuffer, is_rollout
 def rss(): return int(open('/proc/self/statm').read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
 n = int(sys.argv[1])
 exp = Experiment(dict(seed=0), output_dir=tempfile.mkdtemp(), show=False)
 ac, agent, dls = onpolicy_setup(exp, 'CartPole-v1', MLPActorCritic, {}, n, 500, 1, 'ppo')
-it = iter(dls[0]); gc.collect(); r0 = rss()
-item = next(o for o in it if isinstance(o, list))
+it = iter(AdvantageBuffer(dls[0], ac, steps_per_epoch=n)); gc.collect(); r0 = rss()
+item = next(o for o in it if is_rollout(o))
 gc.collect(); print(type(item).__name__, rss() - r0)
 '''
 
