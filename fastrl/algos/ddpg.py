@@ -41,6 +41,7 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
          logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
          save_freq:int=1, # Save the model every this many epochs
          num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
+         async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
          aug=None, # Ablations by name (`ddpg.ablations`; '+' joins several): a grid of them is a study (`--aug`)
         ):
     ("Deep Deterministic Policy Gradient with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, "
@@ -57,7 +58,7 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
         ReplaceDp(OrnsteinUhlenbeck, lambda ou: GaussianNoise(ou.source_datapipe, std=act_noise / act_limit)),
         InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=local['start_steps'])),
         *aug_edits(ddpg.ablations, aug, 'agent')])
-    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, async_envs=async_envs)
     learner = DDPGLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
                           bs=batch_size, max_sz=local['replay_size'], gamma=gamma,
                           learning_starts=local['update_after'], batches=batches,

@@ -53,6 +53,7 @@ def dqn(env_fn,
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
+        async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
@@ -101,8 +102,8 @@ def dqn(env_fn,
                      max_steps=local['explore'])
     # every_step: one dataloader item per vector step (empty while an n-step window fills), so an epoch of
     # `batches` items is `steps_per_epoch` env steps
-    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, nsteps=nsteps, firstlast=nsteps > 1, gamma=gamma,
-                          every_step=True)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, async_envs=async_envs, nsteps=nsteps, firstlast=nsteps > 1,
+                          gamma=gamma, every_step=True)
     augs = [TargetNetwork(target_update_interval, tau)]
     if double:
         augs.append(DoubleDQN())

@@ -27,7 +27,7 @@ class ClipBoxActions:
         return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int,
-                   algo:str)->tuple:
+                   algo:str, async_envs:bool=False)->tuple:
     ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
      "vector step per learner batch.")
     env_fn = as_env_fn(env_fn, max_ep_len)
@@ -39,5 +39,5 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     if local % num_envs:
         raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
     # one vector step per item: the learner's AdvantageBuffer stores it at once (no epoch-long list of steps)
-    dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs)
+    dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, async_envs=async_envs)
     return ac, agent, dls

@@ -35,6 +35,7 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         logger_kwargs=dict(), # `Experiment` arguments: output_dir, exp_name, ...
         save_freq:int=10, # Save the model every this many epochs
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
+        async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         mb_size:int|None=None, # Minibatch size of policy and value steps (fastrl; `None`: whole epoch, as Spinning Up)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
         aug=None, # Ablations by name (`ppo.ablations`; '+' joins several): a grid of them is a study (`--aug`)
@@ -42,7 +43,8 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo')
+    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo',
+                                    async_envs)
     learner = PPOLearner(ac, dls, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters, target_kl=target_kl,
                          mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,

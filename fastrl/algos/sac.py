@@ -34,6 +34,7 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
+        async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         aug=None, # Ablations by name (`sac.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("Soft Actor-Critic with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, data-parallel under "
@@ -45,7 +46,7 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     batches, local = offpolicy_counts('sac', steps_per_epoch, num_envs, start_steps=start_steps,
                                       update_after=update_after, replay_size=replay_size)
     agent = SACAgent(ac.pi, start_steps=local['start_steps'])
-    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, async_envs=async_envs)
     learner = SACLearner(ac.pi, ac.q, dls, logger_bases=exp.loggers, lr=lr, alpha=alpha, tau=1 - polyak, bs=batch_size,
                          max_sz=local['replay_size'], gamma=gamma, learning_starts=local['update_after'],
                          train_freq=update_every, gradient_steps=update_every, batches=batches,

@@ -40,6 +40,7 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         logger_kwargs=dict(), # Experiment arguments: output_dir, exp_name, ... (see `Experiment`)
         save_freq:int=1, # Save the model every this many epochs
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
+        async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         aug=None, # Ablations by name (`td3.ablations`; '+' joins several): a grid of them is a study (`--aug`)
        ):
     ("Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, data-parallel under "
@@ -53,7 +54,7 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     act_limit = float(act_space.high[0])   # Spinning Up's noises are in action units, the pipes' in normalised units
     agent = TD3Agent(ac.pi, act_noise=act_noise / act_limit, start_steps=local['start_steps'],
                      dp_augmentation_fns=aug_edits(td3.ablations, aug, 'agent'))
-    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs)
+    dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, async_envs=async_envs)
     learner = TD3Learner(ac.pi, ac.q, dls, logger_bases=exp.loggers, actor_lr=pi_lr, critic_lr=q_lr, tau=1 - polyak,
                          bs=batch_size, max_sz=local['replay_size'], gamma=gamma, policy_delay=policy_delay,
                          target_noise=target_noise / act_limit,

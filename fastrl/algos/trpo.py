@@ -34,12 +34,14 @@ def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env
          save_freq:int=10, # Save the model every this many epochs
          algo:str='trpo', # 'trpo' (line search) or 'npg' (full step)
          num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
+         async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
          num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
         ):
     "TRPO (or NPG) with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     if algo not in ('trpo', 'npg'): raise ConfigError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")
     exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, algo)
+    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, algo,
+                                    async_envs)
     learner = TRPOLearner(ac, dls, delta=delta, damping_coeff=damping_coeff, cg_iters=cg_iters,
                           backtrack_iters=backtrack_iters, backtrack_coeff=backtrack_coeff, line_search=algo == 'trpo',
                           logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam, vf_lr=vf_lr,

@@ -29,13 +29,15 @@ def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         logger_kwargs=dict(), # `Experiment` arguments: output_dir, exp_name, ...
         save_freq:int=10, # Save the model every this many epochs
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
+        async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
        ):
     ("Vanilla Policy Gradient with GAE-lambda, with Spinning Up's signature, defaults and logged keys; data-parallel "
      "under `--cpu N`.\n\n"
      "`actor_critic`'s `pi` has `sample`, `mode` and a forward `(obs, act)->(pi, logp)`.")
     exp = Experiment(locals(), **logger_kwargs)
-    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'vpg')
+    ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'vpg',
+                                    async_envs)
     learner = VPGLearner(ac, dls, logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
                          pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters)
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,

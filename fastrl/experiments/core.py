@@ -13,6 +13,8 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import Record, set_seed, ConfigError, RunAborted
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
+from ..envs.gym import GymStepper
+from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
 from .config import env_dataloaders, from_ref, to_json
 from .distributed import get_rank, setup_distributed
@@ -34,6 +36,12 @@ from .guards import *
 __all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
+def _close_subprocess_envs(learner):
+    "Close the `AsyncVectorEnv`s of `learner`'s dataloaders: a run's env subprocesses end with it (a grid runs many)."
+    for dl in getattr(learner, 'dls', None) or []:
+        for st in (find_dps(dl, GymStepper) if isinstance(dl, IterDataPipe) else []):
+            if isinstance(st.env, gym.vector.AsyncVectorEnv): st.close()
+
 class CheckpointHook(LoggerBase):
     ("Last logger of the chain: at each `epoch` record (after the rows are written) calls `f(epoch)` (save model, "
      "checkpoint).")
@@ -281,7 +289,7 @@ class Experiment:
             e = RunAborted(f"interrupted in epoch {self.last_epoch + 1}; {self._kept()}"); e.exit_code = 130
             raise e from None
         except RunAborted as e: raise RunAborted(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}") from None
-        finally: self._release()
+        finally: self._release(); _close_subprocess_envs(learner)
         return self
 
     def _kept(self)->str:

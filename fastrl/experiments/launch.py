@@ -12,9 +12,9 @@ from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_nam
                                          make_env_fn, resolve_num_cpu, setup_logger_kwargs)
 
 # %% auto #0
-__all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'child_env', 'torchrun', 'run_spec',
-           'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors', 'run_variant',
-           'last_line', 'run_variants']
+__all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env', 'torchrun',
+           'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors',
+           'run_variant', 'last_line', 'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -62,9 +62,22 @@ class LaunchError(RuntimeError):
     "Processes started for runs (torchrun workers, parallel grid variants) failed; their errors are above or logged."
 
 def torchrun_cmd(num_cpu:int, module:str, *args)->list:
-    "Command running `python -m module *args` in `num_cpu` processes on this machine under torchrun."
-    return [sys.executable, '-m', 'torch.distributed.run', '--standalone', f'--nproc_per_node={num_cpu}', '-m',
-            module, *args]
+    ("Command running `python -m module *args` in `num_cpu` processes on this machine under torchrun (its launcher "
+     "through `torchrun_main`).")
+    return [sys.executable, '-c', 'import sys; from fastrl.experiments.launch import torchrun_main; '
+            'torchrun_main(sys.argv[1:])', '--standalone', f'--nproc_per_node={num_cpu}', '-m', module, *args]
+
+def torchrun_main(argv:list):
+    ("torchrun's launcher without its own report of a failure (a traceback and a log line per process): each failed "
+     "process has printed its one line; exits with the first failure's status.")
+    import logging
+    from torch.distributed.run import parse_args, run
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+    logging.getLogger('torch.distributed.elastic').setLevel(logging.CRITICAL)   # its failure report
+    logging.getLogger('torch.distributed.run').setLevel(logging.ERROR)   # its banner on OMP_NUM_THREADS
+    try: run(parse_args(argv))
+    except ChildFailedError as e:
+        sys.exit(next((f.exitcode for f in e.failures.values() if f.exitcode > 0), 1))
 
 def child_env()->dict:
     "This process's environment for a child process that imports functions by name (this import path on `PYTHONPATH`)."
@@ -161,12 +174,14 @@ def init_worker(threads:int, stop=None):
     os.environ['OMP_NUM_THREADS'] = os.environ['FASTRL_THREADS'] = str(threads)   # for processes it starts
     signal.signal(signal.SIGINT, _on_sigint)
 
-def one_line_errors(f)->int:
-    "Call `f()`; its exit status: 0, a fastrl error's (printed as one line on stderr), or 130 if interrupted."
-    from fastrl.core import FastrlError
+def one_line_errors(f, quiet_config:bool=False)->int:
+    ("Call `f()`; its exit status: 0, a fastrl error's (printed as one line on stderr; a `ConfigError` not when "
+     "`quiet_config`), or 130 if interrupted.")
+    from fastrl.core import ConfigError, FastrlError
     try: f(); return 0
     except FastrlError as e:
-        print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
+        if not (quiet_config and isinstance(e, ConfigError)):
+            print(f"fastrl: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
         print('fastrl: interrupted', file=sys.stderr)
@@ -292,7 +307,8 @@ def _worker_main(fn:str):
     if os.environ.get('FASTRL_THREADS'):
         import torch
         torch.set_num_threads(int(os.environ['FASTRL_THREADS']))
-    rc = one_line_errors(lambda: run_spec(fn))
+    # a config error is the same on every process (rank 0's, shared): rank 0 alone prints it
+    rc = one_line_errors(lambda: run_spec(fn), quiet_config=int(os.environ.get('RANK', '0')) > 0)
     if rc: sys.exit(rc)
 
 

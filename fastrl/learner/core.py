@@ -230,7 +230,8 @@ class BasicOptStepper(Pipe):
      " runs between backward and step (e.g. `avg_grads` over data-parallel ranks).")
     def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam,
                  max_grad_norm:float|None=None, grad_hook:Callable|None=None, **opt_kwargs):
-        self.source_datapipe,self.model,self.max_grad_norm,self.grad_hook = source_datapipe,model,max_grad_norm,grad_hook
+        self.source_datapipe,self.model = source_datapipe,model
+        self.max_grad_norm,self.grad_hook = max_grad_norm,grad_hook
         self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
     def __iter__(self):
         for o in self.source_datapipe:
