@@ -16,7 +16,6 @@ from ..learner.core import BasicOptStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..pipes.core import find_dps
 
-
 # %% auto #0
 __all__ = ['box_actor_critic', 'offpolicy_counts', 'scale_learner']
 

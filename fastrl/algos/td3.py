@@ -11,7 +11,6 @@ from ..agents.td3 import TD3CriticLossProcessor, DelayedActorLossProcessor
 from .ablations import DDPG_ABLATIONS
 from ..pipes.ablations import Ablation, SetDp, aug_edits, check_aug
 
-
 # %% auto #0
 __all__ = ['td3']
 
