@@ -281,7 +281,7 @@ def load_graph_state(root, st:dict):
         diff = next((f"{a} != {b}" for a,b in zip(keys, st['pipes']) if a != b),
                     f"{len(keys)} pipes != {len(st['pipes'])}")
         raise ValueError(f"The checkpoint was made from a different pipe graph ({diff}): resume with the same "
-                         "algorithm and config.")
+                         "algorithm and config, under the fastrl version that wrote it.")
     loaded = set()
     for key,dp in zip(keys, dps):
         ps = st['pipes'][key]
