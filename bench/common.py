@@ -54,6 +54,13 @@ def torch_policy(actor):
     return policy
 
 
+def greedy_policy(q):
+    "Wrap a Q-network mapping a batch of obs to action values as the greedy numpy `policy(obs) -> int` for `evaluate`."
+    @torch.no_grad()
+    def policy(obs): return int(q(torch.as_tensor(obs, dtype=torch.float32)[None]).argmax(-1)[0])
+    return policy
+
+
 class Timer:
     "Context manager measuring wall-clock seconds: `with Timer() as t: ...; t.s`."
     def __enter__(self): self.t0 = time.perf_counter(); return self

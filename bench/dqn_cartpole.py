@@ -40,7 +40,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from common import Timer, base_parser, eval_seed, evaluate, report, run_all, run_sb3
+from common import Timer, base_parser, eval_seed, evaluate, greedy_policy, report, run_all, run_sb3
 
 ENV_ID = 'CartPole-v1'
 HP = dict(learning_rate=2.3e-3, batch_size=64, buffer_size=100_000, learning_starts=1000, gamma=0.99,
@@ -101,9 +101,7 @@ def run_hand(seed, args):
                     opt.zero_grad(); loss.backward(); nn.utils.clip_grad_norm_(q.parameters(), 10.); opt.step()
     env.close()
 
-    @torch.no_grad()
-    def policy(o): return int(q(torch.as_tensor(o, dtype=torch.float32)[None]).argmax(-1))
-    return args.steps / t.s, evaluate(policy, args.env, eval_seed(seed))
+    return args.steps / t.s, evaluate(greedy_policy(q), args.env, eval_seed(seed))
 
 
 def target_sync(hp):
@@ -150,9 +148,7 @@ def run_fastrl(seed, args, variant='dqn'):
                          gradient_steps=hp['gradient_steps'], batches=batches, dp_augmentation_fns=augs)
     with Timer() as t: learner.fit(args.steps // batches)
 
-    @torch.no_grad()
-    def policy(obs): return int(model(torch.as_tensor(obs, dtype=torch.float32)[None]).argmax(-1))
-    return args.steps / t.s, evaluate(policy, args.env, eval_seed(seed))
+    return args.steps / t.s, evaluate(greedy_policy(model), args.env, eval_seed(seed))
 
 
 def parser(doc, env_id, steps, methods=METHODS, name='dqn_cartpole'):

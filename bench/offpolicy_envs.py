@@ -14,7 +14,7 @@ import argparse, json, sys, tempfile, time
 from pathlib import Path
 import numpy as np, torch
 sys.path.insert(0, str(Path(__file__).parent))
-from common import RESULTS_DIR, evaluate, eval_seed, torch_policy
+from common import RESULTS_DIR, evaluate, eval_seed, greedy_policy, torch_policy
 from fastrl.algos import td3, dqn
 
 SETUPS = {
@@ -25,12 +25,7 @@ SETUPS = {
     'dqn': dict(fn=dqn, env='CartPole-v1', steps=50_000, model='q', kw=dict()),
 }
 
-def policy(name, exp, env):
-    if name == 'td3': return torch_policy(exp.models['ac'].pi)
-    q = exp.models['q']
-    @torch.no_grad()
-    def act(obs): return int(q(torch.as_tensor(obs, dtype=torch.float32)[None]).argmax(-1)[0])
-    return act
+def policy(name, exp): return torch_policy(exp.models['ac'].pi) if name == 'td3' else greedy_policy(exp.models['q'])
 
 def run(name, num_envs, seed, steps, out):
     s = SETUPS[name]
@@ -40,7 +35,7 @@ def run(name, num_envs, seed, steps, out):
                   logger_kwargs=dict(output_dir=str(out/f'{name}_e{num_envs}_s{seed}'), show=False), **s['kw'])
     secs = time.perf_counter() - t
     return dict(algo=name, num_envs=num_envs, seed=seed, steps=steps, train_s=secs, steps_per_s=steps / secs,
-                mean_return=evaluate(policy(name, exp, s['env']), s['env'], eval_seed(seed)),
+                mean_return=evaluate(policy(name, exp), s['env'], eval_seed(seed)),
                 train_return=train_return(out/f'{name}_e{num_envs}_s{seed}'))
 
 def train_return(d)->float:
