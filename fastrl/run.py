@@ -33,7 +33,7 @@ SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='
                  dt='datestamp')
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
-                'ray', 'ray_address')
+                'ray', 'ray_address', 'resume')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -157,7 +157,7 @@ def build_grid(algo:str, args:list)->tuple:
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
-                                 quiet=False, workers=1, ray=False), {}
+                                 quiet=False, workers=1, ray=False, resume=False), {}
     exp_name = default_exp_name(algo)
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
@@ -168,7 +168,7 @@ def build_grid(algo:str, args:list)->tuple:
             key = new
         top = key.split(':')[0]
         if key in CONFIG_FLAGS:
-            if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet', 'ray'):
+            if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet', 'ray', 'resume'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)):
                     raise CLIError(f"{f} takes no value")
                 run_kwargs[key] = parse_value(raws[0]) if raws else True
@@ -211,8 +211,8 @@ def build_grid(algo:str, args:list)->tuple:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
-                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --keep_snapshots, --quiet, --cpu, "
-                           "--workers, --ray, --ray_address")
+                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --resume, --keep_snapshots, --quiet, "
+                           "--cpu, --workers, --ray, --ray_address")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -268,6 +268,7 @@ def algo_help(algo:str, fn)->str:
               '  --keep_snapshots           keep the model of every saved epoch (test_policy -i EPOCH)',
               '  --quiet                    no progress bars or epoch table (progress.txt is written as always)',
               '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
+              '  --resume                   continue a stopped grid: skip finished runs, resume stopped ones, start the rest',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)",
               '  --workers N|auto           variants run at once, each in its own process (output in OUTPUT_DIR.log)',
               '  --ray                      run the variants as tasks on a local Ray instance '

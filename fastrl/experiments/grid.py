@@ -11,7 +11,7 @@ from .settings import resolve_num_cpu, resolve_workers, setup_logger_kwargs
 from .launch import call_experiment, run_variants
 
 # %% auto #0
-__all__ = ['valid_str', 'default_shorthand', 'ExperimentGrid', 'check_variants']
+__all__ = ['valid_str', 'default_shorthand', 'ExperimentGrid', 'check_variants', 'variant_state']
 
 # %% ../../nbs/21_experiments.grid.ipynb #b00635c1
 def valid_str(v)->str:
@@ -106,9 +106,11 @@ class ExperimentGrid:
             quiet:bool=False, # No progress bars or epoch tables
             workers:int|str=1, # Variants run at once, each in its own process; `'auto'`: one per core (per `num_cpu`)
             ray:bool|str=False, # Run the variants as Ray tasks: `True` on a local Ray instance, or a cluster's address
+            resume:bool=False, # Continue a stopped grid: skip finished variants, resume stopped ones, start the rest
            )->list:
         ("Run every variant (each checked by `check_variants` first): in series with `call_experiment`, or "
-         "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders.")
+         "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders (finished ones "
+         "included, with `resume`).")
         self.print()
         todo = []
         for var in self.variants():
@@ -117,22 +119,34 @@ class ExperimentGrid:
                 raise ValueError('the variant name is empty: give the grid a name (ExperimentGrid(name)) or vary a '
                                  'parameter')
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
-        check_variants(todo, data_dir, datestamp, overwrite)
+        states = check_variants(todo, data_dir, datestamp, overwrite, resume)
+        finished = [setup_logger_kwargs(n, v.get('seed', 0), data_dir)['output_dir']
+                    for (n, _, v), s in zip(todo, states) if s == 'finished']
+        if resume:
+            print(f"Resuming the grid: {len(finished)} of {len(todo)} variants finished (skipped), "
+                  f"{states.count('resume')} to resume, {states.count('new')} to start", flush=True)
+            todo = [t for t, s in zip(todo, states) if s != 'finished']
         run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
-                          keep_snapshots=keep_snapshots, quiet=quiet)
+                          keep_snapshots=keep_snapshots, quiet=quiet, resume=resume)
         workers = resolve_workers(workers, resolve_num_cpu(num_cpu))
-        if workers > 1 or ray: return run_variants(todo, workers=workers, ray=ray, **run_kwargs)
-        return [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
+        if workers > 1 or ray: return finished + run_variants(todo, workers=workers, ray=ray, **run_kwargs)
+        return finished + [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
 
 # %% ../../nbs/21_experiments.grid.ipynb #8bfe02b5
 def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
-                   data_dir:str=None, datestamp:bool=False, overwrite:bool=False):
+                   data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
+                   resume:bool=False, # Continue a stopped grid: each variant's state instead of refusing its run
+                  )->list:
     ("Refuse a grid (`ConfigError`) before its first run: a variant's argument out of range, a folder that holds a run"
-     " or is under a file, two variants sharing a folder.")
+     " (unless `overwrite`; with `resume`, one of other settings) or is under a file, two variants sharing a folder. "
+     "Returns each variant's `variant_state` ('new' without `resume`).")
     from fastrl.core import ConfigError
     from fastrl.experiments.guards import check_args, check_output_dir, refuse_existing_run
     from fastrl.pipes.ablations import check_aug
-    seen = {}
+    if resume and (overwrite or datestamp):
+        raise ConfigError(f"resume=True (--resume) continues the runs in the grid's folders; it cannot be combined "
+                          f"with {'overwrite' if overwrite else 'datestamp'}=True")
+    seen, states = {}, []
     for name, fn, var in todo:
         try: params = inspect.signature(fn).parameters
         except (TypeError, ValueError): params = {}
@@ -144,5 +158,74 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
             raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
         seen[d] = name
         check_output_dir(d)
-        if not overwrite and not datestamp: refuse_existing_run(d)
+        if resume: states.append(variant_state(d, fn, var))
+        else:
+            if not overwrite and not datestamp:
+                try: refuse_existing_run(d)
+                except ConfigError as e:
+                    raise ConfigError(f"{e}; or continue the whole grid with --resume (resume=True in Python)") from None
+            states.append('new')
+    return states
+
+
+# %% ../../nbs/21_experiments.grid.ipynb #85ce28f4
+_NOT_SETTINGS = ('epochs', 'logger_kwargs', 'exp_name', 'env_fn')   # may differ between a run and its resumed grid
+
+def _setting_differences(cfg:dict, fn, var:dict)->list:
+    ("`'key=stored (grid: value)'` for each setting of variant `var` (its entry function's defaults included) that "
+     "differs from what the run's `config.json` (`cfg`) recorded.")
+    import json
+    from fastrl.experiments.config import to_json
+    from fastrl.experiments.study import _task
+    try: params = inspect.signature(fn).parameters
+    except (TypeError, ValueError): params = {}
+    want = {k:p.default for k,p in params.items() if p.default is not p.empty and k in cfg}
+    want.update(var)
+    out = []
+    for k, v in want.items():
+        if k in _NOT_SETTINGS: continue
+        if k == 'env_name': have = _task(cfg)
+        elif k == 'env_kwargs': have = cfg.get('__fastrl__', {}).get('refs', {}).get('env_fn', {}).get('kwargs')
+        elif k in cfg: have = cfg[k]
+        else: continue   # a setting the entry function does not record
+        v = to_json(v)
+        if json.dumps(have, sort_keys=True) != json.dumps(v, sort_keys=True): out.append(f"{k}={have!r} (grid: {v!r})")
+    return out
+
+def variant_state(folder, # The variant's output folder
+                  fn, # Its entry function
+                  var:dict, # Its arguments
+                 )->str:
+    ("What a grid run with `resume=True` does with a variant: 'new' (its folder holds no run: start it), 'resume' "
+     "(its checkpoint is short of `epochs`) or 'finished' (skip it). A `ConfigError` when the folder holds a run of "
+     "other settings, or epochs without a checkpoint to continue from.")
+    import json
+    from pathlib import Path
+    from fastrl.core import ConfigError
+    from fastrl.experiments.checkpoint import load_checkpoint
+    from fastrl.experiments.guards import existing_run
+    folder = Path(folder)
+    if not existing_run(folder): return 'new'
+    try: cfg = json.loads((folder/'config.json').read_text())
+    except (OSError, ValueError): cfg = None
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{folder} holds a run without a readable config.json, so --resume cannot tell whether it has "
+                          "the grid's settings: move it away, or replace it with --overwrite")
+    diff = _setting_differences(cfg, fn, var)
+    if diff:
+        raise ConfigError(f"{folder} holds a run of other settings: {'; '.join(diff)}. Resume it with the settings "
+                          "it was started with, or give the grid another exp_name or data_dir")
+    epochs = var.get('epochs', cfg.get('epochs'))
+    p = folder/'progress.txt'
+    rows = max(0, sum(1 for l in open(p) if l.strip()) - 1) if p.is_file() else 0
+    ck = folder/'checkpoint.pt'
+    if not ck.exists():
+        if isinstance(epochs, int) and rows >= epochs: return 'finished'   # a run made with checkpoint=False
+        raise ConfigError(f"{folder} holds {rows} epoch{'s' * (rows != 1)} but no checkpoint.pt to continue from: "
+                          "replace it with --overwrite, or move it away")
+    if isinstance(epochs, int) and rows >= epochs:
+        try: done = load_checkpoint(ck)['epoch']
+        except Exception: return 'resume'   # the run's own resume says in one line what is wrong with it
+        if done >= epochs: return 'finished'
+    return 'resume'
 

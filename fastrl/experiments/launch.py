@@ -125,10 +125,13 @@ def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
           f"{num_cpu} process{'es' if num_cpu>1 else ''}) in {logger_kwargs['output_dir']}", flush=True)
 
 def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                      keep_snapshots:bool=False, quiet:bool=False)->dict:
-    "`setup_logger_kwargs` plus the run options a grid passes on to `Experiment`."
+                      keep_snapshots:bool=False, quiet:bool=False, resume:bool=False)->dict:
+    ("`setup_logger_kwargs` plus the run options a grid passes on to `Experiment` (`resume`: continue the run the "
+     "folder holds, if any).")
+    from fastrl.experiments.guards import existing_run
     logger_kwargs = setup_logger_kwargs(exp_name, seed, data_dir, datestamp)
     if overwrite: logger_kwargs['overwrite'] = True
+    if resume and existing_run(logger_kwargs['output_dir']): logger_kwargs['resume'] = True
     if keep_snapshots: logger_kwargs['keep_snapshots'] = True
     if quiet: logger_kwargs['show'] = False
     return logger_kwargs
@@ -142,12 +145,13 @@ def call_experiment(
     overwrite:bool=False, # Replace a run already in the output folder (default: refuse)
     keep_snapshots:bool=False, # Keep the saved model of every saved epoch (`test_policy --itr`)
     quiet:bool=False, # No progress bars or epoch table (the progress file is written as always)
+    resume:bool=False, # Continue the run the output folder holds, if any (a grid's `resume`)
     # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     **kwargs):
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     seed = kwargs.get('seed', 0)
-    logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet)
+    logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet, resume)
     _announce(logger_kwargs, seed, num_cpu)
     _call(thunk, kwargs, logger_kwargs, num_cpu)
     return logger_kwargs['output_dir']
@@ -265,7 +269,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
                  workers:int=2, # Variants at once, each in a worker process of its own
                  ray:bool|str=False, # Ray tasks instead: `True` on a local Ray instance, else a cluster's address
                  num_cpu:int|str=1, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                 keep_snapshots:bool=False, quiet:bool=False)->list:
+                 keep_snapshots:bool=False, quiet:bool=False, resume:bool=False)->list:
     ("Run the variants of `todo` `workers` at a time in worker processes (or as Ray tasks); returns their output "
      "folders. Each variant's console goes to `OUTPUT_DIR.log`; one that fails does not stop the others and all "
      "failures are reported together at the end (`LaunchError`).")
@@ -273,7 +277,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     if ray: data_dir = osp.abspath(data_dir or default_data_dir())   # the tasks may start in another folder
     jobs, outs = [], []
     for name, fn, var in todo:
-        lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet)
+        lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet, resume)
         spec = dict(thunk=fn_ref(fn), kwargs=_encode(var, 'kwargs'), logger_kwargs=lk, num_cpu=num_cpu)
         jobs.append((spec, lk['output_dir'] + '.log')); outs.append(lk['output_dir'])
     n, rcs, t0 = len(jobs), [None] * len(jobs), time.time()

@@ -1,0 +1,211 @@
+"""Entry functions of the MuJoCo studies (issue 19): fastrl's (`fastrl.algos`) and Stable-Baselines3's at the same
+hyper-parameters. Both take Spinning Up's arguments and write a Spinning Up run folder (`config.json`,
+`progress.txt` with `AverageTestEpRet`, `TotalEnvInteracts` and `Time` per epoch, `checkpoint.pt`), so one fastrl
+`ExperimentGrid` runs both, `--resume` continues both, and `fastrl.run plot`/`report` read both.
+
+`run(algo, lib, **kwargs)` is the grid's thunk. Every run also appends one line per process that ran it (a
+"segment": first and last epoch, wall and CPU seconds, versions) to `segments.jsonl` in its folder; a run stopped
+and resumed has several.
+
+Stable-Baselines3 cannot express everything Spinning Up sets; `sb3_offpolicy` refuses a setting it cannot honour
+rather than running something else (see `SB3_LIMITS`). A resumed SB3 run continues from its last epoch's model,
+optimisers and replay buffer with freshly seeded random numbers and a new episode: a valid continuation, not the
+bit-exact one fastrl's checkpoints give.
+"""
+import json, os, platform, time
+from pathlib import Path
+import numpy as np
+
+SB3_LIMITS = """\
+- one learning rate for actor and critic: pi_lr must equal q_lr;
+- random actions and the first update both start at `learning_starts`: update_after must equal start_steps;
+- the first update phase comes after step start_steps + update_every (Spinning Up's: after step update_after)."""
+
+def versions()->dict:
+    "Versions of what a run depends on."
+    import torch, gymnasium, fastrl
+    out = dict(python=platform.python_version(), torch=torch.__version__, gymnasium=gymnasium.__version__,
+               fastrl=fastrl.__version__, machine=platform.machine())
+    for m in ('stable_baselines3', 'mujoco'):
+        try: out[m] = __import__(m).__version__
+        except ImportError: pass
+    return out
+
+def _rows(path:Path)->int:
+    "Epoch rows of a progress file (0 if none)."
+    return max(0, sum(1 for l in open(path) if l.strip()) - 1) if path.is_file() else 0
+
+def run(algo:str, # 'td3', 'sac', 'ddpg', 'ppo', 'trpo' or 'vpg'
+        lib:str, # 'fastrl' or 'sb3'
+        **kwargs): # The entry function's arguments (Spinning Up's names), `logger_kwargs` included
+    "The studies' thunk: `algo` of `lib`, its CPU and wall time appended to `segments.jsonl` in its folder."
+    import fastrl.algos as fa
+    if lib == 'fastrl': fn = getattr(fa, algo)
+    elif lib == 'sb3': fn = SB3[algo]
+    else: raise ValueError(f"lib must be 'fastrl' or 'sb3', got {lib!r}")
+    out = Path(kwargs['logger_kwargs']['output_dir'])
+    first, t, c, status = _rows(out/'progress.txt'), time.time(), time.process_time(), 'error'
+    try:
+        res = fn(**kwargs); status = 'done'; return res
+    except KeyboardInterrupt: status = 'stopped'; raise
+    finally:
+        if (out/'config.json').exists():   # a run that was refused before it started writes nothing
+            seg = dict(algo=algo, lib=lib, first_epoch=first + 1, last_epoch=_rows(out/'progress.txt'),
+                       wall_s=time.time() - t, cpu_s=time.process_time() - c, status=status, pid=os.getpid(),
+                       started=time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t)), versions=versions())
+            with open(out/'segments.jsonl', 'a') as f: f.write(json.dumps(seg) + '\n')
+
+# --- Stable-Baselines3 with Spinning Up's signature -------------------------------------------------------------------
+
+def _sb3_env(env_fn, max_ep_len:int):
+    "The training env: `env_fn()` with Spinning Up's time limit, in a `Monitor` (episode returns)."
+    import gymnasium as gym
+    from stable_baselines3.common.monitor import Monitor
+    env = env_fn()
+    if max_ep_len and getattr(env.spec, 'max_episode_steps', None) != max_ep_len:
+        env = gym.wrappers.TimeLimit(env, max_ep_len)
+    return Monitor(env)
+
+def _test(model, env_fn, episodes:int, seed:int, max_ep_len:int)->tuple:
+    ("(returns, lengths) of `episodes` deterministic episodes on a fresh env, the first reset seeded with `seed` (as "
+     "fastrl seeds its test env: `10000 + 1000*seed + epoch`).")
+    env = _sb3_env(env_fn, max_ep_len)
+    rets, lens = [], []
+    for i in range(episodes):
+        o, _ = env.reset(seed=seed if i == 0 else None)
+        done, r, n = False, 0., 0
+        while not done:
+            o, rew, term, trunc, _ = env.step(model.predict(o, deterministic=True)[0])
+            r, n, done = r + float(rew), n + 1, term or trunc
+        rets.append(r); lens.append(n)
+    env.close()
+    return rets, lens
+
+def _stats(prefix:str, xs:list)->dict:
+    if not xs: return {f'Average{prefix}': np.nan, f'Std{prefix}': np.nan, f'Max{prefix}': np.nan, f'Min{prefix}': np.nan}
+    return {f'Average{prefix}': np.mean(xs), f'Std{prefix}': np.std(xs), f'Max{prefix}': np.max(xs),
+            f'Min{prefix}': np.min(xs)}
+
+def sb3_offpolicy(algo:str, # 'td3', 'sac' or 'ddpg'
+                  env_fn, ac_kwargs=dict(), seed:int=0, steps_per_epoch:int=4000, epochs:int=100,
+                  replay_size:int=int(1e6), gamma:float=0.99, polyak:float=0.995, pi_lr:float=1e-3, q_lr:float=1e-3,
+                  lr:float=None, # SAC's one learning rate (Spinning Up's `lr`); `None`: pi_lr
+                  batch_size:int=100, start_steps:int=10000, update_after:int=1000, update_every:int=50,
+                  act_noise:float=0.1, target_noise:float=0.2, noise_clip:float=0.5, policy_delay:int=2,
+                  alpha:float=0.2, num_test_episodes:int=10, max_ep_len:int=1000, logger_kwargs=dict(),
+                  save_freq:int=1):
+    "Stable-Baselines3's TD3, SAC or DDPG with Spinning Up's arguments, writing a Spinning Up run folder."
+    import torch
+    from fastrl.core import ConfigError
+    from stable_baselines3 import DDPG, SAC, TD3
+    from stable_baselines3.common.noise import NormalActionNoise
+    config = {k: v for k, v in locals().items() if k not in ('torch', 'ConfigError', 'DDPG', 'SAC', 'TD3',
+                                                          'NormalActionNoise')}
+    if algo == 'sac': pi_lr = q_lr = lr if lr is not None else pi_lr
+    if pi_lr != q_lr: raise ConfigError(f"sb3 {algo}: pi_lr={pi_lr} and q_lr={q_lr} differ; SB3 has one learning rate")
+    if update_after != start_steps:
+        raise ConfigError(f"sb3 {algo}: update_after={update_after} must equal start_steps={start_steps} "
+                          "(SB3's learning_starts is both)")
+    cls = dict(td3=TD3, ddpg=DDPG, sac=SAC)[algo]
+    def make(env):
+        limit, n_act = float(env.action_space.high[0]), env.action_space.shape[0]
+        noise = NormalActionNoise(np.zeros(n_act), np.full(n_act, act_noise / limit))
+        extra = dict(td3=dict(action_noise=noise, policy_delay=policy_delay, target_policy_noise=target_noise / limit,
+                              target_noise_clip=noise_clip / limit),
+                     ddpg=dict(action_noise=noise), sac=dict(ent_coef=alpha, target_update_interval=1))[algo]
+        pk = dict(net_arch=list(ac_kwargs.get('hidden_sizes', (256, 256))),
+                  activation_fn=ac_kwargs.get('activation', torch.nn.ReLU))
+        return cls('MlpPolicy', env, learning_rate=pi_lr, buffer_size=replay_size, learning_starts=start_steps,
+                   batch_size=batch_size, tau=1 - polyak, gamma=gamma, train_freq=(update_every, 'step'),
+                   gradient_steps=update_every, policy_kwargs=pk, seed=seed, device='cpu', verbose=0, **extra)
+    return _sb3_epochs(algo, cls, make, config, env_fn, seed, steps_per_epoch, epochs, num_test_episodes,
+                       max_ep_len, logger_kwargs, replay=True)
+
+def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_epoch:int, epochs:int,
+                num_test_episodes:int, max_ep_len:int, logger_kwargs:dict, replay:bool):
+    ("Train SB3 model `make(env)` (class `cls`) epoch by epoch in a Spinning Up run folder: config.json, a progress "
+     "row per epoch (test episodes included), and a checkpoint (model, optimisers, replay buffer) every epoch.")
+    from fastrl.experiments.checkpoint import load_checkpoint, save_checkpoint
+    from fastrl.experiments.config import to_json
+    from fastrl.experiments.guards import RunLock, refuse_existing_run
+    lk = dict(logger_kwargs)
+    out = Path(lk.get('output_dir') or f'/tmp/experiments/{int(time.time())}')
+    resume, overwrite = lk.get('resume', False), lk.get('overwrite', False)
+    out.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out).acquire()
+    try:
+        ck = load_checkpoint(out/'checkpoint.pt') if resume else None
+        if not resume:
+            if not overwrite: refuse_existing_run(out)
+            for n in ('progress.txt', 'checkpoint.pt', 'segments.jsonl'): (out/n).unlink(missing_ok=True)
+            for p in out.glob('sb3_*'): p.unlink()
+            cfg = dict(config, env_fn=f"gym.make({env_fn.env_name!r})" if hasattr(env_fn, 'env_name') else repr(env_fn),
+                       lib='sb3', exp_name=lk.get('exp_name'),
+                       logger_kwargs={k: v for k, v in lk.items() if k not in ('resume', 'overwrite')},
+                       __fastrl__=dict(entry=f'{__name__}:sb3_{algo}', refs={}))
+            (out/'config.json').write_text(json.dumps(to_json(cfg), indent=4, sort_keys=True))
+        done = ck['epoch'] if ck else 0
+        env = _sb3_env(env_fn, max_ep_len)
+        if ck:
+            model = cls.load(out/f"sb3_model_{done}.zip", env=env, device='cpu')
+            if replay: model.load_replay_buffer(out/f"sb3_replay_{done}.pkl")
+            model._last_obs = None   # a new episode on the fresh env
+            model.set_random_seed(seed + 1000 * done)
+            lines = open(out/'progress.txt').read().splitlines()[:done + 1]   # drop epochs logged after the checkpoint
+            (out/'progress.txt').write_text('\n'.join(lines) + '\n')
+        else: model = make(env)
+        t_off, c_off = (ck['elapsed'], ck['cpu']) if ck else (0., 0.)
+        t0, c0 = time.time(), time.process_time()
+        for epoch in range(done + 1, epochs + 1):
+            mon = model.get_env().envs[0]
+            n0 = len(mon.get_episode_rewards())
+            model.learn(steps_per_epoch, reset_num_timesteps=False)
+            rets, lens = mon.get_episode_rewards()[n0:], mon.get_episode_lengths()[n0:]
+            trets, tlens = _test(model, env_fn, num_test_episodes, 10_000 + 1000 * seed + epoch, max_ep_len)
+            row = dict(Epoch=epoch, **_stats('EpRet', rets), **_stats('TestEpRet', trets),
+                       EpLen=np.mean(lens) if lens else np.nan, TestEpLen=np.mean(tlens) if tlens else np.nan,
+                       TotalEnvInteracts=model.num_timesteps, Time=t_off + time.time() - t0,
+                       CPUTime=c_off + time.process_time() - c0)
+            p = out/'progress.txt'
+            with open(p, 'a') as f:
+                if not p.stat().st_size: f.write('\t'.join(row) + '\n')
+                f.write('\t'.join(f'{v:.6g}' if isinstance(v, float) else str(v) for v in row.values()) + '\n')
+            model.save(out/f"sb3_model_{epoch}.zip")   # a checkpoint every epoch, as fastrl writes one
+            if replay: model.save_replay_buffer(out/f"sb3_replay_{epoch}.pkl")
+            save_checkpoint(dict(epoch=epoch, elapsed=row['Time'], cpu=row['CPUTime']), out/'checkpoint.pt')
+            for q in out.glob('sb3_*'):   # the previous epoch's files, once the checkpoint names the new ones
+                if not q.stem.endswith(f'_{epoch}'): q.unlink()
+            if lk.get('show', True): print(' '.join(f'{k} {v:.4g}' if isinstance(v, float) else f'{k} {v}'
+                                                  for k, v in row.items()), flush=True)
+        return model
+    finally: lock.release()
+
+SB3_PPO_LIMITS = """\
+- one Adam optimiser for the policy and the value function: the value function learns at pi_lr (Spinning Up: vf_lr)
+  for train_pi_iters passes (Spinning Up: train_v_iters), on the loss pi + 0.5 v;
+- the KL early stop (1.5 x target_kl) ends the value function's passes too (Spinning Up: only the policy's)."""
+
+def sb3_ppo(env_fn, ac_kwargs=dict(), seed:int=0, steps_per_epoch:int=4000, epochs:int=50, gamma:float=0.99,
+            clip_ratio:float=0.2, pi_lr:float=3e-4, vf_lr:float=1e-3, train_pi_iters:int=80, train_v_iters:int=80,
+            lam:float=0.97, max_ep_len:int=1000, target_kl:float=0.01, num_test_episodes:int=10,
+            logger_kwargs=dict(), save_freq:int=10):
+    ("Stable-Baselines3's PPO with Spinning Up's arguments (full-batch passes, its networks and initial log-std, no "
+     "gradient clipping; `SB3_PPO_LIMITS`), writing a Spinning Up run folder.")
+    import torch
+    from stable_baselines3 import PPO
+    config = dict(locals()); config.pop('torch'); config.pop('PPO')
+    hid = list(ac_kwargs.get('hidden_sizes', (64, 64)))
+    pk = dict(net_arch=dict(pi=hid, vf=hid), activation_fn=ac_kwargs.get('activation', torch.nn.Tanh),
+              log_std_init=-0.5, ortho_init=False)
+    make = lambda env: PPO('MlpPolicy', env, n_steps=steps_per_epoch, batch_size=steps_per_epoch,
+                           n_epochs=train_pi_iters, learning_rate=pi_lr, gamma=gamma, gae_lambda=lam,
+                           clip_range=clip_ratio, ent_coef=0.0, vf_coef=0.5, max_grad_norm=1e10, target_kl=target_kl,
+                           normalize_advantage=True, policy_kwargs=pk, seed=seed, device='cpu', verbose=0)
+    return _sb3_epochs('ppo', PPO, make, config, env_fn, seed, steps_per_epoch, epochs, num_test_episodes,
+                       max_ep_len, logger_kwargs, replay=False)
+
+def sb3_td3(env_fn, **kwargs): return sb3_offpolicy('td3', env_fn, **kwargs)
+def sb3_sac(env_fn, **kwargs): return sb3_offpolicy('sac', env_fn, **kwargs)
+def sb3_ddpg(env_fn, **kwargs): return sb3_offpolicy('ddpg', env_fn, **kwargs)
+
+SB3 = dict(td3=sb3_td3, sac=sb3_sac, ddpg=sb3_ddpg, ppo=sb3_ppo)

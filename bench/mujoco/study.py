@@ -1,0 +1,159 @@
+"""Spinning Up's MuJoCo benchmark as fastrl studies (issue 19): fastrl against Stable-Baselines3 at the same
+hyper-parameters, in one fastrl `ExperimentGrid` per algorithm family, run `--workers` at a time and continued with
+`resume=True` after a stop (Ctrl-C, `kill`, the end of a session): finished runs are kept, stopped ones resume from
+their last epoch, the rest start. The same command starts, continues and reports a study:
+
+    python bench/mujoco/study.py offpolicy    # TD3, SAC, DDPG x HalfCheetah, Hopper, Walker2d x 5 seeds x fastrl, SB3
+    python bench/mujoco/study.py onpolicy     # PPO (fastrl, SB3), TRPO and VPG (fastrl) x the same envs x 5 seeds
+    python bench/mujoco/study.py offpolicy --report     # only the report of the runs finished so far
+    python bench/mujoco/study.py offpolicy --algos td3 --envs Hopper-v5 --seeds 0 --epochs 2 --data_dir /tmp/q  # a try
+
+Runs go to `bench/mujoco/data/` (not in git); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
+return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
+(IQM and 95 % stratified-bootstrap interval per task and library), `{study}_{algo}_improvement.csv`
+(P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table) and `{study}_curves.png`.
+"""
+import argparse, json, os, sys
+from pathlib import Path
+import numpy as np, pandas as pd
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))   # `entries` by name, in this process and in the grid's worker processes
+import entries  # noqa: E402
+
+ENVS = ['HalfCheetah-v5', 'Hopper-v5', 'Walker2d-v5']
+STUDIES = dict(
+    # Spinning Up's defaults, except where SB3 cannot express them (entries.SB3_LIMITS): random actions and
+    # updates both start at 10k steps (Spinning Up: updates from 1k). Test episodes every 10k steps, as on Spinning
+    # Up's benchmark page.
+    offpolicy=dict(groups=[(['td3', 'sac', 'ddpg'], ['fastrl', 'sb3'])], settings={
+        'steps_per_epoch': 10_000, 'epochs': 15, 'start_steps': 10_000, 'update_after': 10_000,
+        'ac_kwargs:hidden_sizes': (256, 256), 'max_ep_len': 1000, 'num_test_episodes': 10}),
+    # Spinning Up's defaults and its benchmark's (64, 32) tanh networks; SB3's PPO where it can express them
+    # (entries.SB3_PPO_LIMITS). TRPO and VPG have no SB3 twin: fastrl alone.
+    onpolicy=dict(groups=[(['ppo'], ['fastrl', 'sb3']), (['trpo', 'vpg'], ['fastrl'])], settings={
+        'steps_per_epoch': 4000, 'epochs': 125, 'ac_kwargs:hidden_sizes': (64, 32), 'max_ep_len': 1000,
+        'num_test_episodes': 10}),
+)
+
+def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|None):
+    "One `ExperimentGrid` of the study: algorithm, env, seed and library vary (always in the folder names)."
+    from fastrl.experiments.grid import ExperimentGrid
+    eg = ExperimentGrid(study)
+    eg.add('algo', algos, shorthand='', in_name=True)
+    eg.add('env_name', envs, shorthand='', in_name=True)
+    eg.add('seed', seeds)
+    eg.add('lib', libs, shorthand='', in_name=True)   # each seed's pair runs side by side
+    for k, v in STUDIES[study]['settings'].items(): eg.add(k, epochs if k == 'epochs' and epochs else v)
+    return eg
+
+def read_run(d:Path)->dict|None:
+    "One run folder as a record of the results file (None if it has no epoch yet)."
+    p = d/'progress.txt'
+    if not p.is_file() or p.stat().st_size == 0: return None
+    prog = pd.read_table(p)
+    if not len(prog): return None
+    cfg = json.loads((d/'config.json').read_text())
+    segs = [json.loads(l) for l in open(d/'segments.jsonl')] if (d/'segments.jsonl').exists() else []
+    algo, env, lib = d.parent.name.split('_')[1:4]
+    covered = sorted({e for s in segs for e in range(s['first_epoch'], s['last_epoch'] + 1)})
+    last = prog.iloc[-1]
+    return dict(run=str(d), algo=algo, env=cfg_env(cfg), lib=lib, seed=cfg['seed'], epochs=int(last.Epoch),
+                epochs_wanted=cfg['epochs'], finished=int(last.Epoch) >= cfg['epochs'],
+                final_test_return=float(last.AverageTestEpRet), env_steps=int(last.TotalEnvInteracts),
+                wall_s=float(last.Time), cpu_s=float(sum(s['cpu_s'] for s in segs)),
+                cpu_complete=covered == list(range(1, int(last.Epoch) + 1)),
+                steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
+                versions=segs[-1]['versions'] if segs else None,
+                curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(),
+                           AverageTestEpRet=prog.AverageTestEpRet.tolist(), AverageEpRet=prog.AverageEpRet.tolist()))
+
+def cfg_env(cfg:dict)->str:
+    from fastrl.experiments.study import _task
+    return _task(cfg)
+
+def report(study:str, data_dir:Path, out:Path):
+    "Write the results file and the report of the finished runs; print the table."
+    from fastrl.experiments.study import study_tables
+    runs = [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))]
+    out.mkdir(parents=True, exist_ok=True)
+    (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
+    done = pd.DataFrame([r for r in runs if r['finished']])
+    print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
+    if not len(done): return
+    lines = ['| algorithm | task | fastrl IQM [95% CI] | SB3 IQM [95% CI] | P(fastrl > SB3) [95% CI] | '
+             'fastrl / SB3 env steps/s | fastrl / SB3 CPU s per env step | runs (fastrl, SB3) |', '|' + '---|' * 8]
+    for algo in dict.fromkeys(done.algo):
+        a = done[done.algo == algo]
+        tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
+        scores, imp, fig = study_tables(tab)
+        scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
+        fig.savefig(out/f'{study}_{algo}.png', dpi=110)
+        for task in list(dict.fromkeys(a.env)) + (['all tasks'] if a.env.nunique() > 1 else []):
+            lines.append(table_row(algo, task, a if task == 'all tasks' else a[a.env == task], scores, imp))
+    table = '\n'.join(lines) + '\n'
+    (out/f'{study}_table.md').write_text(table)
+    print(table)
+    curves(runs, out/f'{study}_curves.png')
+
+def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
+    "The README table's row of one algorithm and task (or 'all tasks'): IQMs, P(fastrl > SB3), speed ratios."
+    from fastrl.experiments.study import prob_improvement_ci
+    s = scores[scores.task == task].set_index('variant')
+    cell = lambda v: f"{s.IQM[v]:.0f} [{s.lo95[v]:.0f}, {s.hi95[v]:.0f}]" if v in s.index else '–'
+    f, b = runs[runs.lib == 'fastrl'], runs[runs.lib == 'sb3']
+    p = None
+    if len(f) and len(b):
+        if task == 'all tasks':
+            i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
+        else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
+    ratio = lambda x, y: f'{x / y:.2f}' if len(f) and len(b) else '–'
+    return (f"| {algo.upper()} | {task} | {cell('fastrl')} | {cell('sb3')} | "
+            f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
+            f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
+            f"{ratio((f.cpu_s / f.env_steps).mean(), (b.cpu_s / b.env_steps).mean())} | {len(f)}, {len(b)} |")
+
+def curves(runs:list, path:Path):
+    "Mean test return against env steps, one panel per algorithm and task, fastrl and SB3 (finished runs)."
+    import matplotlib; matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    runs = [r for r in runs if r['finished']]
+    cells = list(dict.fromkeys((r['algo'], r['env']) for r in runs))
+    if not cells: return
+    fig, axs = plt.subplots(1, len(cells), figsize=(3.6 * len(cells), 3), squeeze=False)
+    for ax, (algo, env) in zip(axs[0], cells):
+        for lib in ('fastrl', 'sb3'):
+            rs = [r for r in runs if (r['algo'], r['env'], r['lib']) == (algo, env, lib)]
+            if not rs: continue
+            x = np.array(rs[0]['curve']['TotalEnvInteracts'])
+            y = np.array([r['curve']['AverageTestEpRet'] for r in rs])
+            ax.plot(x, y.mean(0), label=f'{lib} ({len(rs)})')
+            ax.fill_between(x, y.mean(0) - y.std(0), y.mean(0) + y.std(0), alpha=0.2)
+        ax.set_title(f'{algo.upper()} {env}', fontsize=9); ax.set_xlabel('env steps'); ax.legend(fontsize=7)
+    axs[0][0].set_ylabel('test return (mean ± std)')
+    fig.tight_layout(); fig.savefig(path, dpi=100)
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('study', choices=list(STUDIES))
+    ap.add_argument('--algos', nargs='+', default=None)
+    ap.add_argument('--envs', nargs='+', default=ENVS)
+    ap.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2, 3, 4])
+    ap.add_argument('--epochs', type=int, default=None, help='override the study\'s epochs (for a try)')
+    ap.add_argument('--workers', type=int, default=2)
+    ap.add_argument('--data_dir', default=str(HERE/'data'))
+    ap.add_argument('--out', default=str(HERE.parent/'results'/'mujoco'))
+    ap.add_argument('--report', action='store_true', help='only write the report of the runs finished so far')
+    a = ap.parse_args()
+    if not a.report:
+        from fastrl.experiments.launch import one_line_errors
+        for algos, libs in STUDIES[a.study]['groups']:
+            algos = [x for x in algos if a.algos is None or x in a.algos]
+            if not algos: continue
+            eg = grid(a.study, algos, libs, a.envs, a.seeds, a.epochs)
+            rc = one_line_errors(lambda: eg.run(entries.run, workers=a.workers, data_dir=a.data_dir, quiet=True,
+                                                resume=True))
+            if rc: sys.exit(rc)
+    report(a.study, Path(a.data_dir), Path(a.out))
+
+if __name__ == '__main__': main()
