@@ -3,16 +3,16 @@ hyper-parameters. Both take Spinning Up's arguments and write a Spinning Up run 
 `progress.txt` with `AverageTestEpRet`, `TotalEnvInteracts` and `Time` per epoch, `checkpoint.pt`), so one fastrl
 `ExperimentGrid` runs both, `--resume` continues both, and `fastrl.run plot`/`report` read both.
 
-`run(algo, lib, **kwargs)` is the grid's thunk. Every run also appends one line per process that ran it (a
-"segment": first and last epoch, wall and CPU seconds, versions) to `segments.jsonl` in its folder; a run stopped
-and resumed has several.
+`run(algo, lib, **kwargs)` is the grid's thunk. Every process that runs a run (a "segment": a run stopped and
+resumed has several) keeps a file in its folder's `segments/` up to date after each logged epoch: first and last
+epoch, wall and CPU seconds, versions.
 
 Stable-Baselines3 cannot express everything Spinning Up sets; `sb3_offpolicy` refuses a setting it cannot honour
 rather than running something else (see `SB3_LIMITS`). A resumed SB3 run continues from its last epoch's model,
 optimisers and replay buffer with freshly seeded random numbers and a new episode: a valid continuation, not the
 bit-exact one fastrl's checkpoints give.
 """
-import json, os, platform, time
+import json, os, platform, subprocess, threading, time
 from pathlib import Path
 import numpy as np
 
@@ -26,6 +26,12 @@ def versions()->dict:
     import torch, gymnasium, fastrl
     out = dict(python=platform.python_version(), torch=torch.__version__, gymnasium=gymnasium.__version__,
                fastrl=fastrl.__version__, machine=platform.machine())
+    try:   # the commit of the fastrl that ran it (a run made from a checkout)
+        git = ['git', '-C', str(Path(fastrl.__file__).parent)]
+        out['fastrl_commit'] = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True).stdout.strip()
+        out['fastrl_dirty'] = bool(subprocess.run(git + ['status', '--porcelain', '--', '.'], capture_output=True,
+                                                  text=True).stdout.strip())
+    except OSError: pass
     for m in ('stable_baselines3', 'mujoco'):
         try: out[m] = __import__(m).__version__
         except ImportError: pass
@@ -38,22 +44,47 @@ def _rows(path:Path)->int:
 def run(algo:str, # 'td3', 'sac', 'ddpg', 'ppo', 'trpo' or 'vpg'
         lib:str, # 'fastrl' or 'sb3'
         **kwargs): # The entry function's arguments (Spinning Up's names), `logger_kwargs` included
-    "The studies' thunk: `algo` of `lib`, its CPU and wall time appended to `segments.jsonl` in its folder."
+    ("The studies' thunk: `algo` of `lib`. Its CPU and wall time go to `segments/` in its folder, one file per process "
+     "that ran it, brought up to date after every logged epoch (so a killed process leaves what it did to the last "
+     "epoch it logged).")
     import fastrl.algos as fa
+    from fastrl.experiments.checkpoint import load_checkpoint
     if lib == 'fastrl': fn = getattr(fa, algo)
     elif lib == 'sb3': fn = SB3[algo]
     else: raise ValueError(f"lib must be 'fastrl' or 'sb3', got {lib!r}")
-    out = Path(kwargs['logger_kwargs']['output_dir'])
-    first, t, c, status = _rows(out/'progress.txt'), time.time(), time.process_time(), 'error'
+    lk = kwargs['logger_kwargs']
+    out = Path(lk['output_dir'])
+    ck = out/'checkpoint.pt'
+    first = load_checkpoint(ck)['epoch'] + 1 if lk.get('resume') and ck.exists() else 1
+    t, c = time.time(), time.process_time()
+    seg = dict(algo=algo, lib=lib, first_epoch=first, last_epoch=first - 1, wall_s=0., cpu_s=0., status='running',
+               pid=os.getpid(), started=time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t)), versions=versions())
+    path = out/'segments'/f"{time.strftime('%Y%m%d-%H%M%S', time.localtime(t))}-{os.getpid()}.json"
+    def update(status:str|None=None):
+        ("Record the time to the epoch just logged (the work of an epoch a stop cuts short counts nowhere, as it is "
+         "done again on resume), and the status.")
+        rows = _rows(out/'progress.txt')
+        if rows > seg['last_epoch']: seg.update(last_epoch=rows, wall_s=time.time() - t, cpu_s=time.process_time() - c)
+        elif status is None: return
+        if status: seg['status'] = status
+        if not (out/'config.json').exists(): return   # refused before it started: nothing to account for
+        path.parent.mkdir(exist_ok=True)
+        tmp = path.with_suffix('.tmp'); tmp.write_text(json.dumps(seg)); os.replace(tmp, path)
+    stop = threading.Event()
+    def poll():
+        while not stop.wait(2.): update()
+    threading.Thread(target=poll, daemon=True).start()
+    status = 'error'
     try:
         res = fn(**kwargs); status = 'done'; return res
-    except KeyboardInterrupt: status = 'stopped'; raise
-    finally:
-        if (out/'config.json').exists():   # a run that was refused before it started writes nothing
-            seg = dict(algo=algo, lib=lib, first_epoch=first + 1, last_epoch=_rows(out/'progress.txt'),
-                       wall_s=time.time() - t, cpu_s=time.process_time() - c, status=status, pid=os.getpid(),
-                       started=time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t)), versions=versions())
-            with open(out/'segments.jsonl', 'a') as f: f.write(json.dumps(seg) + '\n')
+    except BaseException as e:   # Ctrl-C, or fastrl's one-line report of it
+        if isinstance(e, KeyboardInterrupt) or getattr(e, 'exit_code', None) == 130: status = 'stopped'
+        raise
+    finally: stop.set(); update(status)
+
+def segments(folder)->list:
+    "The segments (processes) that ran the run in `folder`, oldest first."
+    return [json.loads(p.read_text()) for p in sorted(Path(folder).glob('segments/*.json'))]
 
 # --- Stable-Baselines3 with Spinning Up's signature -------------------------------------------------------------------
 
@@ -137,7 +168,7 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
         ck = load_checkpoint(out/'checkpoint.pt') if resume else None
         if not resume:
             if not overwrite: refuse_existing_run(out)
-            for n in ('progress.txt', 'checkpoint.pt', 'segments.jsonl'): (out/n).unlink(missing_ok=True)
+            for n in ('progress.txt', 'checkpoint.pt'): (out/n).unlink(missing_ok=True)
             for p in out.glob('sb3_*'): p.unlink()
             cfg = dict(config, env_fn=f"gym.make({env_fn.env_name!r})" if hasattr(env_fn, 'env_name') else repr(env_fn),
                        lib='sb3', exp_name=lk.get('exp_name'),

@@ -54,7 +54,7 @@ def read_run(d:Path)->dict|None:
     prog = pd.read_table(p)
     if not len(prog): return None
     cfg = json.loads((d/'config.json').read_text())
-    segs = [json.loads(l) for l in open(d/'segments.jsonl')] if (d/'segments.jsonl').exists() else []
+    segs = entries.segments(d)
     algo, env, lib = d.parent.name.split('_')[1:4]
     covered = sorted({e for s in segs for e in range(s['first_epoch'], s['last_epoch'] + 1)})
     last = prog.iloc[-1]
@@ -134,6 +134,9 @@ def curves(runs:list, path:Path):
     fig.tight_layout(); fig.savefig(path, dpi=100)
 
 def main():
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # also when started in the background (`&`, nohup)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` stops it as Ctrl-C does
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('study', choices=list(STUDIES))
     ap.add_argument('--algos', nargs='+', default=None)
