@@ -295,7 +295,8 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
         stopped = [o for o, rc in zip(outs, rcs) if rc == 130]
         e = RunAborted(f"interrupted: {len(stopped)} variant{'s' * (len(stopped) != 1)} stopped, each resumable "
                         f"with `python -m fastrl.run resume DIR` ({', '.join(stopped) or 'none'}); "
-                        f"{sum(rc in (None, NOT_STARTED) for rc in rcs)} not started")
+                        f"{sum(rc in (None, NOT_STARTED) for rc in rcs)} not started; the same grid with --resume "
+                        "(resume=True) continues them all")
         e.exit_code = 130
         raise e from None
     bad = [(o, rc, log) for o, rc, (_, log) in zip(outs, rcs, jobs) if rc]
