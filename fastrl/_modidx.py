@@ -870,6 +870,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                        'fastrl/experiments/guards.py'),
                                            'fastrl.experiments.guards.check_output_dir': ( 'experiments.guards.html#check_output_dir',
                                                                                            'fastrl/experiments/guards.py'),
+                                           'fastrl.experiments.guards.epoch_rows': ( 'experiments.guards.html#epoch_rows',
+                                                                                     'fastrl/experiments/guards.py'),
                                            'fastrl.experiments.guards.existing_run': ( 'experiments.guards.html#existing_run',
                                                                                        'fastrl/experiments/guards.py'),
                                            'fastrl.experiments.guards.refuse_existing_run': ( 'experiments.guards.html#refuse_existing_run',

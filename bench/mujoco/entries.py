@@ -37,10 +37,6 @@ def versions()->dict:
         except ImportError: pass
     return out
 
-def _rows(path:Path)->int:
-    "Epoch rows of a progress file (0 if none)."
-    return max(0, sum(1 for l in open(path) if l.strip()) - 1) if path.is_file() else 0
-
 def run(algo:str, # 'td3', 'sac', 'ddpg', 'ppo', 'trpo' or 'vpg'
         lib:str, # 'fastrl' or 'sb3'
         **kwargs): # The entry function's arguments (Spinning Up's names), `logger_kwargs` included
@@ -49,6 +45,7 @@ def run(algo:str, # 'td3', 'sac', 'ddpg', 'ppo', 'trpo' or 'vpg'
      "epoch it logged).")
     import fastrl.algos as fa
     from fastrl.experiments.checkpoint import load_checkpoint
+    from fastrl.experiments.guards import epoch_rows
     if lib == 'fastrl': fn = getattr(fa, algo)
     elif lib == 'sb3': fn = SB3[algo]
     else: raise ValueError(f"lib must be 'fastrl' or 'sb3', got {lib!r}")
@@ -63,7 +60,7 @@ def run(algo:str, # 'td3', 'sac', 'ddpg', 'ppo', 'trpo' or 'vpg'
     def update(status:str|None=None):
         ("Record the time to the epoch just logged (the work of an epoch a stop cuts short counts nowhere, as it is "
          "done again on resume), and the status.")
-        rows = _rows(out/'progress.txt')
+        rows = epoch_rows(out/'progress.txt')
         if rows > seg['last_epoch']: seg.update(last_epoch=rows, wall_s=time.time() - t, cpu_s=time.process_time() - c)
         elif status is None: return
         if status: seg['status'] = status

@@ -120,17 +120,17 @@ class ExperimentGrid:
                                  'parameter')
             todo.append((name, var.pop(thunk) if isinstance(thunk, str) else thunk, var))
         states = check_variants(todo, data_dir, datestamp, overwrite, resume)
-        finished = [setup_logger_kwargs(n, v.get('seed', 0), data_dir)['output_dir']
-                    for (n, _, v), s in zip(todo, states) if s == 'finished']
         if resume:
-            print(f"Resuming the grid: {len(finished)} of {len(todo)} variants finished (skipped), "
+            every = [setup_logger_kwargs(n, v.get('seed', 0), data_dir)['output_dir'] for n, _, v in todo]
+            print(f"Resuming the grid: {states.count('finished')} of {len(todo)} variants finished (skipped), "
                   f"{states.count('resume')} to resume, {states.count('new')} to start", flush=True)
             todo = [t for t, s in zip(todo, states) if s != 'finished']
         run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
                           keep_snapshots=keep_snapshots, quiet=quiet, resume=resume)
         workers = resolve_workers(workers, resolve_num_cpu(num_cpu))
-        if workers > 1 or ray: return finished + run_variants(todo, workers=workers, ray=ray, **run_kwargs)
-        return finished + [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
+        if workers > 1 or ray: outs = run_variants(todo, workers=workers, ray=ray, **run_kwargs)
+        else: outs = [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
+        return every if resume else outs
 
 # %% ../../nbs/21_experiments.grid.ipynb #8bfe02b5
 def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
@@ -203,7 +203,7 @@ def variant_state(folder, # The variant's output folder
     from pathlib import Path
     from fastrl.core import ConfigError
     from fastrl.experiments.checkpoint import load_checkpoint
-    from fastrl.experiments.guards import existing_run
+    from fastrl.experiments.guards import epoch_rows, existing_run
     folder = Path(folder)
     if not existing_run(folder): return 'new'
     try: cfg = json.loads((folder/'config.json').read_text())
@@ -216,8 +216,7 @@ def variant_state(folder, # The variant's output folder
         raise ConfigError(f"{folder} holds a run of other settings: {'; '.join(diff)}. Resume it with the settings "
                           "it was started with, or give the grid another exp_name or data_dir")
     epochs = var.get('epochs', cfg.get('epochs'))
-    p = folder/'progress.txt'
-    rows = max(0, sum(1 for l in open(p) if l.strip()) - 1) if p.is_file() else 0
+    rows = epoch_rows(folder/'progress.txt')
     ck = folder/'checkpoint.pt'
     if not ck.exists():
         if isinstance(epochs, int) and rows >= epochs: return 'finished'   # a run made with checkpoint=False

@@ -16,8 +16,8 @@ from ..loggers.core import LoggerBase, EpocherCollector
 from .sinks import EpochStats, NOT_COLUMNS
 
 # %% auto #0
-__all__ = ['check_args', 'check_kwargs', 'existing_run', 'resume_command', 'refuse_existing_run', 'check_output_dir', 'RunLock',
-           'FiniteGuard']
+__all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_command', 'refuse_existing_run',
+           'check_output_dir', 'RunLock', 'FiniteGuard']
 
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
@@ -72,13 +72,17 @@ def check_kwargs(f, kwargs:dict, arg:str):
 
 
 # %% ../../nbs/20e_experiments.guards.ipynb #49c4fbe0
+def epoch_rows(path)->int:
+    "Epoch rows of progress file `path` (its non-empty lines after the header; 0 if there is no file)."
+    path = Path(path)
+    if not path.is_file(): return 0
+    with open(path) as f: return max(0, sum(1 for l in f if l.strip()) - 1)
+
 def existing_run(folder, output_fname:str='progress.txt')->list:
     "The files that make `folder` hold a run: a checkpoint, or a progress file with at least one epoch row."
     folder, found = Path(folder), []
-    p = folder/output_fname
-    if p.is_file():
-        with open(p) as f: rows = sum(1 for l in f if l.strip()) - 1
-        if rows > 0: found.append(f'{output_fname} with {rows} epoch{"s" if rows > 1 else ""}')
+    rows = epoch_rows(folder/output_fname)
+    if rows > 0: found.append(f'{output_fname} with {rows} epoch{"s" if rows > 1 else ""}')
     if (folder/'checkpoint.pt').exists(): found.append('checkpoint.pt')
     return found
 
