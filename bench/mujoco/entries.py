@@ -143,7 +143,10 @@ def sb3_offpolicy(algo:str, # 'td3', 'sac' or 'ddpg'
                      ddpg=dict(action_noise=noise), sac=dict(ent_coef=alpha, target_update_interval=1))[algo]
         pk = dict(net_arch=list(ac_kwargs.get('hidden_sizes', (256, 256))),
                   activation_fn=ac_kwargs.get('activation', torch.nn.ReLU))
-        return cls('MlpPolicy', env, learning_rate=pi_lr, buffer_size=replay_size, learning_starts=start_steps,
+        # SB3 allocates (and its checkpoint saves) the whole buffer: no more rows than the run can fill, the same
+        # sampling as a `replay_size` buffer that never fills
+        return cls('MlpPolicy', env, learning_rate=pi_lr, buffer_size=min(replay_size, steps_per_epoch * epochs),
+                   learning_starts=start_steps,
                    batch_size=batch_size, tau=1 - polyak, gamma=gamma, train_freq=(update_every, 'step'),
                    gradient_steps=update_every, policy_kwargs=pk, seed=seed, device='cpu', verbose=0, **extra)
     return _sb3_epochs(algo, cls, make, config, env_fn, seed, steps_per_epoch, epochs, num_test_episodes,
