@@ -19,7 +19,7 @@ import numpy as np
 SB3_LIMITS = """\
 - one learning rate for actor and critic: pi_lr must equal q_lr;
 - random actions and the first update both start at `learning_starts`: update_after must equal start_steps;
-- the first update phase comes after step start_steps + update_every (Spinning Up's: after step update_after)."""
+- TD3's delayed policy updates come on critic updates d, 2d, ... (as fastrl's; Spinning Up's on 0, d, ...)."""
 
 def versions()->dict:
     "Versions of what a run depends on."

@@ -63,6 +63,9 @@ def read_run(d:Path)->dict|None:
                 final_test_return=float(last.AverageTestEpRet), env_steps=int(last.TotalEnvInteracts),
                 wall_s=float(last.Time), cpu_s=float(sum(s['cpu_s'] for s in segs)),
                 cpu_complete=covered == list(range(1, int(last.Epoch) + 1)),
+                # per env step of the epochs the segments account for (a process killed between two of its
+                # updates leaves its last epoch out)
+                cpu_s_per_step=float(sum(s['cpu_s'] for s in segs)) / max(1, len(covered) * cfg['steps_per_epoch']),
                 steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
                 versions=segs[-1]['versions'] if segs else None,
                 curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(),
@@ -111,7 +114,7 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
     return (f"| {algo.upper()} | {task} | {cell('fastrl')} | {cell('sb3')} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
             f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
-            f"{ratio((f.cpu_s / f.env_steps).mean(), (b.cpu_s / b.env_steps).mean())} | {len(f)}, {len(b)} |")
+            f"{ratio(f.cpu_s_per_step.mean(), b.cpu_s_per_step.mean())} | {len(f)}, {len(b)} |")
 
 def curves(runs:list, path:Path):
     "Mean test return against env steps, one panel per algorithm and task, fastrl and SB3 (finished runs)."
