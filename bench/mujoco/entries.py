@@ -94,16 +94,16 @@ def _sb3_env(env_fn, max_ep_len:int):
         env = gym.wrappers.TimeLimit(env, max_ep_len)
     return Monitor(env)
 
-def _test(model, env_fn, episodes:int, seed:int, max_ep_len:int)->tuple:
-    ("(returns, lengths) of `episodes` deterministic episodes on a fresh env, the first reset seeded with `seed` (as "
-     "fastrl seeds its test env: `10000 + 1000*seed + epoch`).")
+def test_episodes(policy, env_fn, episodes:int, seed:int, max_ep_len:int)->tuple:
+    ("(returns, lengths) of `episodes` episodes of `policy` (observation -> action) on a fresh env, the first reset "
+     "seeded with `seed` (as fastrl seeds its test env: `10000 + 1000*seed + epoch`).")
     env = _sb3_env(env_fn, max_ep_len)
     rets, lens = [], []
     for i in range(episodes):
         o, _ = env.reset(seed=seed if i == 0 else None)
         done, r, n = False, 0., 0
         while not done:
-            o, rew, term, trunc, _ = env.step(model.predict(o, deterministic=True)[0])
+            o, rew, term, trunc, _ = env.step(policy(o))
             r, n, done = r + float(rew), n + 1, term or trunc
         rets.append(r); lens.append(n)
     env.close()
@@ -192,7 +192,8 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
             n0 = len(mon.get_episode_rewards())
             model.learn(steps_per_epoch, reset_num_timesteps=False)
             rets, lens = mon.get_episode_rewards()[n0:], mon.get_episode_lengths()[n0:]
-            trets, tlens = _test(model, env_fn, num_test_episodes, 10_000 + 1000 * seed + epoch, max_ep_len)
+            trets, tlens = test_episodes(lambda o: model.predict(o, deterministic=True)[0], env_fn, num_test_episodes,
+                                         10_000 + 1000 * seed + epoch, max_ep_len)
             row = dict(Epoch=epoch, **_stats('EpRet', rets), **_stats('TestEpRet', trets),
                        EpLen=np.mean(lens) if lens else np.nan, TestEpLen=np.mean(tlens) if tlens else np.nan,
                        TotalEnvInteracts=model.num_timesteps, Time=t_off + time.time() - t0,
