@@ -99,14 +99,27 @@ def cfg_env(cfg:dict)->str:
     from fastrl.experiments.study import _task
     return _task(cfg)
 
-def report(study:str, data_dir:Path, out:Path):
-    "Write the results file and the report of the finished runs; print the table."
+def complete_cells(done:pd.DataFrame, min_runs:int)->pd.DataFrame:
+    ("The finished runs of the (algorithm, task) cells where every library that runs the algorithm has `min_runs` "
+     "finished runs: a cell still in progress would compare unequal samples.")
+    keep = []
+    for (algo, env), cell in done.groupby(['algo', 'env'], sort=False):
+        libs = set(done.lib[done.algo == algo])
+        if all((cell.lib == lib).sum() >= min_runs for lib in libs): keep.append(cell)
+    return pd.concat(keep) if keep else done.iloc[:0]
+
+def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
+    ("Write the results file (every run) and the report of the complete cells (`complete_cells`); print the "
+     "table.")
     from fastrl.experiments.study import study_tables
     runs = [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))]
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     done = pd.DataFrame([r for r in runs if r['finished']])
     print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
+    if not len(done): return
+    done = complete_cells(done, min_runs)
+    print(f"{len(done)} in cells where every library has {min_runs} finished runs")
     if not len(done): return
     lines = ['| algorithm | task | fastrl IQM [95% CI] | SB3 IQM [95% CI] | P(fastrl > SB3) [95% CI] | '
              'fastrl / SB3 env steps/s | fastrl / SB3 CPU s per env step | runs (fastrl, SB3) |', '|' + '---|' * 8]
@@ -175,6 +188,7 @@ def main():
     ap.add_argument('--data_dir', default=str(HERE/'data'))
     ap.add_argument('--out', default=str(HERE.parent/'results'/'mujoco'))
     ap.add_argument('--report', action='store_true', help='only write the report of the runs finished so far')
+    ap.add_argument('--min_runs', type=int, default=5, help='finished runs per library for a cell to be reported')
     a = ap.parse_args()
     if not a.report:
         from fastrl.experiments.launch import one_line_errors
@@ -185,6 +199,6 @@ def main():
             rc = one_line_errors(lambda: eg.run(entries.run, workers=a.workers, data_dir=a.data_dir, quiet=True,
                                                 resume=True))
             if rc: sys.exit(rc)
-    report(a.study, Path(a.data_dir), Path(a.out))
+    report(a.study, Path(a.data_dir), Path(a.out), a.min_runs)
 
 if __name__ == '__main__': main()
