@@ -134,7 +134,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     table = '\n'.join(lines) + '\n'
     (out/f'{study}_table.md').write_text(table)
     print(table)
-    curves(runs, out/f'{study}_curves.png')
+    curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
 
 def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
     "The README table's row of one algorithm and task (or 'all tasks'): IQMs, P(fastrl > SB3), speed ratios."
