@@ -69,8 +69,8 @@ def read_run(d:Path)->dict|None:
                 env_steps=int(last.TotalEnvInteracts),
                 wall_s=float(last.Time), cpu_s=float(sum(s['cpu_s'] for s in segs)),
                 cpu_complete=covered == list(range(1, int(last.Epoch) + 1)),
-                # per env step of the epochs the segments account for (a process killed between two of its
-                # updates leaves its last epoch out)
+                # per env step of the epochs the segments account for (a process killed within 2 s of logging an
+                # epoch may leave that epoch out of its segment)
                 cpu_s_per_step=float(sum(s['cpu_s'] for s in segs)) / max(1, len(covered) * cfg['steps_per_epoch']),
                 steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
                 versions=segs[-1]['versions'] if segs else None,
@@ -154,7 +154,8 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
             f"{ratio(f.cpu_s_per_step.mean(), b.cpu_s_per_step.mean())} | {len(f)}, {len(b)} |")
 
 def curves(runs:list, path:Path):
-    "Mean test return against env steps, one panel per algorithm and task, fastrl and SB3 (finished runs)."
+    ("Mean return (test, or training where a run has no test rounds) against env steps, one panel per algorithm and "
+     "task, fastrl and SB3 (finished runs).")
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     runs = [r for r in runs if r['finished']]
