@@ -215,7 +215,9 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
 SB3_PPO_LIMITS = """\
 - one Adam optimiser for the policy and the value function: the value function learns at pi_lr (Spinning Up: vf_lr)
   for train_pi_iters passes (Spinning Up: train_v_iters), on the loss pi + 0.5 v;
-- the KL early stop (1.5 x target_kl) ends the value function's passes too (Spinning Up: only the policy's)."""
+- the value targets are GAE(lambda) returns (Spinning Up: rewards-to-go);
+- the KL early stop (1.5 x target_kl) ends the value function's passes too (Spinning Up: only the policy's), and
+  estimates KL as E[(r - 1) - log r] (Spinning Up: E[-log r])."""
 
 def sb3_ppo(env_fn, ac_kwargs=dict(), seed:int=0, steps_per_epoch:int=4000, epochs:int=50, gamma:float=0.99,
             clip_ratio:float=0.2, pi_lr:float=3e-4, vf_lr:float=1e-3, train_pi_iters:int=80, train_v_iters:int=80,
