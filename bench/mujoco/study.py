@@ -11,7 +11,8 @@ their last epoch, the rest start. The same command starts, continues and reports
 Runs go to `bench/mujoco/data/` (not in git); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
 return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
 (IQM and 95 % stratified-bootstrap interval per task and library), `{study}_{algo}_improvement.csv`
-(P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table) and `{study}_curves.png`.
+(P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table, with Spinning Up's
+mean at the same step count read off its benchmark figure: `spinup_curves.json`) and `{study}_curves.png`.
 """
 import argparse, json, os, sys
 from pathlib import Path
@@ -121,8 +122,9 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     done = complete_cells(done, min_runs)
     print(f"{len(done)} in cells where every library has {min_runs} finished runs")
     if not len(done): return
-    lines = ['| algorithm | task | fastrl IQM [95% CI] | SB3 IQM [95% CI] | P(fastrl > SB3) [95% CI] | '
-             'fastrl / SB3 env steps/s | fastrl / SB3 CPU s per env step | runs (fastrl, SB3) |', '|' + '---|' * 8]
+    lines = ['| algorithm | task | fastrl IQM [95% CI] | SB3 IQM [95% CI] | Spinning Up mean (its figure) | '
+             'P(fastrl > SB3) [95% CI] | fastrl / SB3 env steps/s | fastrl / SB3 CPU s per env step | '
+             'runs (fastrl, SB3) |', '|' + '---|' * 9]
     for algo in dict.fromkeys(done.algo):
         a = done[done.algo == algo]
         tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
@@ -136,6 +138,22 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     print(table)
     curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
 
+def spinup_curve(algo:str, task:str, path:Path=HERE/'spinup_curves.json')->tuple|None:
+    ("`(env steps, mean return)` of Spinning Up's PyTorch `algo` on `task` (e.g. 'Hopper-v5') as drawn on its "
+     "benchmark page (`spinup_curves.json`: the mean line's vertices and the axis ticks, in the figure's "
+     "coordinates); `None` where the figure has no such curve.")
+    t = json.loads(path.read_text())['tasks'].get(task.split('-')[0])
+    if t is None or algo not in t['curves']: return None
+    to_data = lambda ticks: np.polyfit(*np.array(ticks).T, 1)   # the axes are linear: fit all ticks
+    xs, ys = np.array(t['curves'][algo]).T
+    return np.polyval(to_data(t['xticks']), xs), np.polyval(to_data(t['yticks']), ys)
+
+def spinup_mean(algo:str, task:str, steps:int)->float|None:
+    "Spinning Up's mean return (`spinup_curve`) after `steps` env steps; `None` where its curve does not reach them."
+    c = spinup_curve(algo, task)
+    if c is None or not c[0][0] <= steps <= c[0][-1] + 1: return None   # +1: the figure's 6 decimals put 10k at 9999.x
+    return float(np.interp(steps, *c))
+
 def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
     "The README table's row of one algorithm and task (or 'all tasks'): IQMs, P(fastrl > SB3), speed ratios."
     from fastrl.experiments.study import prob_improvement_ci
@@ -148,7 +166,8 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
             i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
     ratio = lambda x, y: f'{x / y:.2f}' if len(f) and len(b) else '–'
-    return (f"| {algo.upper()} | {task} | {cell('fastrl')} | {cell('sb3')} | "
+    su = None if task == 'all tasks' else spinup_mean(algo, task, int(runs.env_steps.max()))
+    return (f"| {algo.upper()} | {task} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
             f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
             f"{ratio(f.cpu_s_per_step.mean(), b.cpu_s_per_step.mean())} | {len(f)}, {len(b)} |")
@@ -170,6 +189,10 @@ def curves(runs:list, path:Path):
             y = np.array([r['curve'][r['curve_of']] for r in rs])
             ax.plot(x, y.mean(0), label=f'{lib} ({len(rs)})')
             ax.fill_between(x, y.mean(0) - y.std(0), y.mean(0) + y.std(0), alpha=0.2)
+        if (su := spinup_curve(algo, env)) is not None:
+            keep = su[0] < x[-1]   # up to the study's last step: the drawn line, cut there
+            ax.plot([*su[0][keep], x[-1]], [*su[1][keep], np.interp(x[-1], *su)], 'k--', lw=1,
+                    label='Spinning Up (its figure)')
         ax.set_title(f'{algo.upper()} {env}', fontsize=9); ax.set_xlabel('env steps'); ax.legend(fontsize=7)
         of = next(r['curve_of'] for r in runs if (r['algo'], r['env']) == (algo, env))
         ax.set_ylabel({'AverageTestEpRet': 'test', 'AverageEpRet': 'training'}[of] + ' return (mean ± std)', fontsize=8)
