@@ -60,6 +60,7 @@ def read_run(d:Path)->dict|None:
     segs = entries.segments(d)
     algo, env, lib = d.parent.name.split('_')[1:4]
     covered = sorted({e for s in segs for e in range(s['first_epoch'], s['last_epoch'] + 1)})
+    cpu = float(sum(s['cpu_s'] for s in segs))
     last = prog.iloc[-1]
     finished = int(last.Epoch) >= cfg['epochs']
     tested = 'AverageTestEpRet' in prog and prog.AverageTestEpRet.notna().all()   # test episodes every epoch
@@ -68,11 +69,11 @@ def read_run(d:Path)->dict|None:
     return dict(run=str(d), algo=algo, env=cfg_env(cfg), lib=lib, seed=cfg['seed'], epochs=int(last.Epoch),
                 epochs_wanted=cfg['epochs'], finished=finished, final_test_return=score, curve_of=curve,
                 env_steps=int(last.TotalEnvInteracts),
-                wall_s=float(last.Time), cpu_s=float(sum(s['cpu_s'] for s in segs)),
+                wall_s=float(last.Time), cpu_s=cpu,
                 cpu_complete=covered == list(range(1, int(last.Epoch) + 1)),
                 # per env step of the epochs the segments account for (a process killed within 2 s of logging an
                 # epoch may leave that epoch out of its segment)
-                cpu_s_per_step=float(sum(s['cpu_s'] for s in segs)) / max(1, len(covered) * cfg['steps_per_epoch']),
+                cpu_s_per_step=cpu / max(1, len(covered) * cfg['steps_per_epoch']),
                 steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
                 versions=segs[-1]['versions'] if segs else None,
                 curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(), AverageEpRet=prog.AverageEpRet.tolist(),
