@@ -159,9 +159,8 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
     "The README table's row of one algorithm and task (or 'all tasks'): IQMs, P(fastrl > SB3), speed ratios."
     from fastrl.experiments.study import prob_improvement_ci
     s = scores[scores.task == task].set_index('variant')
-    # no IQM of raw returns across tasks of different scales (HalfCheetah's would dominate): per task only
-    cell = lambda v: (f"{s.IQM[v]:.0f} [{s.lo95[v]:.0f}, {s.hi95[v]:.0f}]" if v in s.index and task != 'all tasks'
-                      else '–')
+    # per task only: `study_tables` pools no raw returns of tasks on different scales (HalfCheetah's would dominate)
+    cell = lambda v: f"{s.IQM[v]:.0f} [{s.lo95[v]:.0f}, {s.hi95[v]:.0f}]" if v in s.index else '–'
     f, b = runs[runs.lib == 'fastrl'], runs[runs.lib == 'sb3']
     p = None
     if len(f) and len(b):

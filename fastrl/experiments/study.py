@@ -12,7 +12,8 @@ from ..core import ConfigError
 from .plot import PlotFigure, get_all_datasets, iqm, stratified_bootstrap
 
 # %% auto #0
-__all__ = ['final_scores', 'prob_improvement', 'prob_improvement_ci', 'study_report', 'study_tables', 'report_figure', 'main']
+__all__ = ['ALL_TASKS', 'final_scores', 'prob_improvement', 'prob_improvement_ci', 'study_report', 'study_tables',
+           'report_figure', 'main']
 
 # %% ../../nbs/26_experiments.study.ipynb #c6603030
 def _task(config:dict)->str:
@@ -60,18 +61,37 @@ def study_report(logdirs:list, # Run folders, or folders holding them (as `plot`
                  value:str=None, # Column scored (default: AverageTestEpRet, else AverageEpRet)
                  last:int=1, # Epochs averaged at the end of each run
                  by:list|None=None, # Config keys naming the variant (default: the experiment name)
-                 n_boot:int=2000, seed:int=0)->tuple:
+                 n_boot:int=2000, seed:int=0,
+                 norm:dict|None=None, # {task: (low, high)} for an IQM across tasks of normalised scores
+                )->tuple:
     "`(scores, improvement, figure)`: IQM table per task and variant, P(X > Y) table per task and pair, and a figure."
-    return study_tables(final_scores(logdirs, value, last, by), n_boot, seed)
+    return study_tables(final_scores(logdirs, value, last, by), n_boot, seed, norm)
 
-def study_tables(runs:pd.DataFrame, n_boot:int=2000, seed:int=0)->tuple:
+ALL_TASKS = 'all tasks (normalised)'
+
+def _normalised(runs:pd.DataFrame, norm:dict)->pd.Series:
+    "Each run's score as `(score - low) / (high - low)` of its task's `norm[task]`; a clear error for a bad `norm`."
+    missing = [t for t in dict.fromkeys(runs.task) if t not in norm]
+    if missing: raise ConfigError(f"norm has no (low, high) for task(s) {', '.join(missing)}: give one per task (report --norm TASK=LOW:HIGH)")
+    bounds = {}
+    for t in dict.fromkeys(runs.task):
+        try: low, high = map(float, norm[t])
+        except (TypeError, ValueError): low = high = np.nan
+        if not (np.isfinite(low) and np.isfinite(high) and low != high):
+            raise ConfigError(f"norm for {t} must be two finite numbers (low, high) with low != high, got {norm[t]!r}")
+        bounds[t] = low, high
+    low, high = (runs.task.map(lambda t: bounds[t][i]) for i in (0, 1))
+    return (runs.score - low) / (high - low)
+
+def study_tables(runs:pd.DataFrame, n_boot:int=2000, seed:int=0, norm:dict|None=None)->tuple:
     "`study_report` of the scores `final_scores` gave."
     variants = list(dict.fromkeys(runs.variant))
     tasks = list(dict.fromkeys(runs.task))
-    get = lambda v, t: runs.score[(runs.variant == v) & (runs.task == t)].to_numpy()
+    if norm is not None: runs = runs.assign(normalised=_normalised(runs, norm))
+    get = lambda v, t, col='score': runs[col][(runs.variant == v) & (runs.task == t)].to_numpy()
     rows = []
-    for t, v in itertools.product(tasks + (['all tasks'] if len(tasks) > 1 else []), variants):
-        xs = [get(v, u) for u in (tasks if t == 'all tasks' else [t])]
+    for t, v in itertools.product(tasks + ([ALL_TASKS] if len(tasks) > 1 and norm is not None else []), variants):
+        xs = [get(v, u, 'normalised') for u in tasks] if t == ALL_TASKS else [get(v, t)]
         xs = [x for x in xs if len(x)]
         if not xs: continue
         p, lo, hi = stratified_bootstrap(xs, n_boot=n_boot, rng=seed)
@@ -85,6 +105,7 @@ def study_tables(runs:pd.DataFrame, n_boot:int=2000, seed:int=0)->tuple:
         p, lo, hi = prob_improvement_ci([get(x, u) for u in both], [get(y, u) for u in both], n_boot, rng=seed)
         imp.append(dict(X=x, Y=y, tasks=len(both), P_X_better=p, lo95=lo, hi95=hi))
     return scores, pd.DataFrame(imp), report_figure(scores, pd.DataFrame(imp))
+
 
 # %% ../../nbs/26_experiments.study.ipynb #32c3ca19
 def report_figure(scores:pd.DataFrame, imp:pd.DataFrame)->PlotFigure:
@@ -108,8 +129,17 @@ def report_figure(scores:pd.DataFrame, imp:pd.DataFrame)->PlotFigure:
     return fig
 
 # %% ../../nbs/26_experiments.study.ipynb #b6547d1e
+def _norm_arg(s:str)->tuple:
+    "`'TASK=LOW:HIGH'` (report's `--norm`) as `(TASK, (LOW, HIGH))`."
+    task, eq, bounds = s.rpartition('=')
+    try: low, high = map(float, bounds.split(':'))
+    except ValueError: low = None
+    if not eq or not task or low is None:
+        raise ConfigError(f"--norm takes TASK=LOW:HIGH (e.g. Hopper-v5=-20:3000), got {s!r}")
+    return task, (low, high)
+
 def main(args:list=None):
-    "`python -m fastrl.run report DIR [DIR ...] [--value COL] [--last K] [--by KEY ...] [--out PREFIX]`."
+    "`python -m fastrl.run report DIR [DIR ...] [--value COL] [--last K] [--by KEY ...] [--norm TASK=LOW:HIGH ...] [--out PREFIX]`."
     p = argparse.ArgumentParser(prog='python -m fastrl.run report',
                                 description='IQM, 95% stratified-bootstrap intervals and probability of improvement '
                                             'of the final scores of a study\'s runs.')
@@ -118,16 +148,22 @@ def main(args:list=None):
     p.add_argument('--last', type=int, default=1, help='epochs averaged at the end of each run')
     p.add_argument('--by', nargs='+', default=None, help="config keys naming the variant, e.g. aug (default: exp_name)")
     p.add_argument('--out', default=None, help="prefix of the files written (default: DIR/study)")
+    p.add_argument('--norm', nargs='+', default=None, metavar='TASK=LOW:HIGH',
+                   help='per task, the scores mapped to 0 and 1 (e.g. a random policy\'s and a reference return): '
+                        'adds an IQM across tasks of the normalised scores')
     p.add_argument('--boot', type=int, default=2000, help='bootstrap resamples')
     a = p.parse_args(args)
     if a.last < 1: raise ConfigError(f"report --last must be >= 1, got {a.last}")
     runs = final_scores(a.logdir, a.value, a.last, a.by)
-    scores, imp, fig = study_tables(runs, a.boot)
+    scores, imp, fig = study_tables(runs, a.boot, norm=None if a.norm is None else dict(map(_norm_arg, a.norm)))
     out = a.out or osp.join(osp.commonpath([osp.abspath(r) for r in runs.run]), 'study')
     with pd.option_context('display.width', 200, 'display.max_columns', 20):
         print(scores.to_string(index=False, float_format='%.4g'), '', imp.to_string(index=False, float_format='%.3f'),
               sep='\n')
     scores.to_csv(out + '.csv', index=False); imp.to_csv(out + '_improvement.csv', index=False)
     fig.savefig(out + '.png', dpi=110)
+    if runs.task.nunique() > 1 and a.norm is None:
+        print("No IQM across tasks: their returns are on different scales (--norm TASK=LOW:HIGH per task gives one "
+              "of normalised scores).")
     print(f"wrote {out}.csv, {out}_improvement.csv, {out}.png")
     return scores, imp
