@@ -10,7 +10,8 @@ their last epoch, the rest start. The same command starts, continues and reports
 
 Runs go to `bench/mujoco/data/` (not in git); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
 return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
-(IQM and 95 % stratified-bootstrap interval per task and library), `{study}_{algo}_improvement.csv`
+(IQM and 95 % stratified-bootstrap interval per task and library, and across tasks of D4RL-normalised
+returns), `{study}_{algo}_improvement.csv`
 (P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table, with Spinning Up's
 mean at the same step count read off its benchmark figure: `spinup_curves.json`) and `{study}_curves.png`.
 """
@@ -23,6 +24,10 @@ sys.path.insert(0, str(HERE))   # `entries` by name, in this process and in the 
 import entries  # noqa: E402
 
 ENVS = ['HalfCheetah-v5', 'Hopper-v5', 'Walker2d-v5']
+# D4RL's reference returns of these tasks (Fu et al., 2020; a random policy's and an expert SAC's, on their -v2
+# versions): the "all tasks" IQM is of the scores (return - random) / (expert - random), one scale for every task
+D4RL_NORM = {'HalfCheetah-v5': (-280.178953, 12135.0), 'Hopper-v5': (-20.272305, 3234.3),
+             'Walker2d-v5': (1.629008, 4592.3)}
 STUDIES = dict(
     # Spinning Up's defaults, except where SB3 cannot express them (entries.SB3_LIMITS): random actions and
     # updates both start at 10k steps (Spinning Up: updates from 1k). Test episodes every 10k steps, as on Spinning
@@ -129,7 +134,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     for algo in dict.fromkeys(done.algo):
         a = done[done.algo == algo]
         tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
-        scores, imp, fig = study_tables(tab)
+        scores, imp, fig = study_tables(tab, norm={t: D4RL_NORM[t] for t in set(a.env)})
         scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
         fig.savefig(out/f'{study}_{algo}.png', dpi=110)
         for task in list(dict.fromkeys(a.env)) + (['all tasks'] if a.env.nunique() > 1 else []):
@@ -156,11 +161,12 @@ def spinup_mean(algo:str, task:str, steps:int)->float|None:
     return float(np.interp(steps, *c))
 
 def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
-    "The README table's row of one algorithm and task (or 'all tasks'): IQMs, P(fastrl > SB3), speed ratios."
-    from fastrl.experiments.study import prob_improvement_ci
-    s = scores[scores.task == task].set_index('variant')
-    # per task only: `study_tables` pools no raw returns of tasks on different scales (HalfCheetah's would dominate)
-    cell = lambda v: f"{s.IQM[v]:.0f} [{s.lo95[v]:.0f}, {s.hi95[v]:.0f}]" if v in s.index else '–'
+    ("The README table's row of one algorithm and task (or 'all tasks': IQMs of D4RL-normalised scores), "
+     "P(fastrl > SB3), speed ratios.")
+    from fastrl.experiments.study import ALL_TASKS, prob_improvement_ci
+    s = scores[scores.task == (ALL_TASKS if task == 'all tasks' else task)].set_index('variant')
+    f_ = '.2f' if task == 'all tasks' else '.0f'
+    cell = lambda v: f"{s.IQM[v]:{f_}} [{s.lo95[v]:{f_}}, {s.hi95[v]:{f_}}]" if v in s.index else '–'
     f, b = runs[runs.lib == 'fastrl'], runs[runs.lib == 'sb3']
     p = None
     if len(f) and len(b):
@@ -169,7 +175,8 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
     ratio = lambda x, y: f'{x / y:.2f}' if len(f) and len(b) else '–'
     su = None if task == 'all tasks' else spinup_mean(algo, task, int(runs.env_steps.max()))
-    return (f"| {algo.upper()} | {task} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
+    label = 'all tasks (D4RL-normalised)' if task == 'all tasks' else task
+    return (f"| {algo.upper()} | {label} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
             f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
             f"{ratio(f.cpu_s_per_step.mean(), b.cpu_s_per_step.mean())} | {len(f)}, {len(b)} |")
