@@ -72,7 +72,8 @@ ALL_TASKS = 'all tasks (normalised)'
 def _normalised(runs:pd.DataFrame, norm:dict)->pd.Series:
     "Each run's score as `(score - low) / (high - low)` of its task's `norm[task]`; a clear error for a bad `norm`."
     missing = [t for t in dict.fromkeys(runs.task) if t not in norm]
-    if missing: raise ConfigError(f"norm has no (low, high) for task(s) {', '.join(missing)}: give one per task (report --norm TASK=LOW:HIGH)")
+    if missing: raise ConfigError(f"norm has no (low, high) for task(s) {', '.join(missing)}: "
+                                  "give one per task (report --norm TASK=LOW:HIGH)")
     bounds = {}
     for t in dict.fromkeys(runs.task):
         try: low, high = map(float, norm[t])
@@ -105,7 +106,6 @@ def study_tables(runs:pd.DataFrame, n_boot:int=2000, seed:int=0, norm:dict|None=
         p, lo, hi = prob_improvement_ci([get(x, u) for u in both], [get(y, u) for u in both], n_boot, rng=seed)
         imp.append(dict(X=x, Y=y, tasks=len(both), P_X_better=p, lo95=lo, hi95=hi))
     return scores, pd.DataFrame(imp), report_figure(scores, pd.DataFrame(imp))
-
 
 # %% ../../nbs/26_experiments.study.ipynb #32c3ca19
 def report_figure(scores:pd.DataFrame, imp:pd.DataFrame)->PlotFigure:
