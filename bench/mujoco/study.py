@@ -124,6 +124,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     done = pd.DataFrame([r for r in runs if r['finished']])
     print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
+    for r in runs:   # where the study stands: the runs started and not finished
+        if not r['finished']: print(f"  unfinished: {Path(r['run']).name}, epoch {r['epochs']} of {r['epochs_wanted']}")
     if not len(done): return
     done = complete_cells(done, min_runs)
     print(f"{len(done)} in cells where every library has {min_runs} finished runs")
