@@ -136,7 +136,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     for algo in dict.fromkeys(done.algo):
         a = done[done.algo == algo]
         tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
-        scores, imp, fig = study_tables(tab, norm={t: D4RL_NORM[t] for t in set(a.env)})
+        scores, imp, fig = study_tables(tab, norm=D4RL_NORM)
         scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
         fig.savefig(out/f'{study}_{algo}.png', dpi=110)
         for task in list(dict.fromkeys(a.env)) + (['all tasks'] if a.env.nunique() > 1 else []):
