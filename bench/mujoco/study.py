@@ -167,8 +167,9 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
      "P(fastrl > SB3), speed ratios.")
     from fastrl.experiments.study import ALL_TASKS, prob_improvement_ci
     s = scores[scores.task == (ALL_TASKS if task == 'all tasks' else task)].set_index('variant')
-    f_ = '.2f' if task == 'all tasks' else '.0f'
-    cell = lambda v: f"{s.IQM[v]:{f_}} [{s.lo95[v]:{f_}}, {s.hi95[v]:{f_}}]" if v in s.index else '–'
+    d = 2 if task == 'all tasks' else 0
+    num = lambda x: f"{round(x, d) + 0.:.{d}f}"   # + 0.: no '-0' for a value that rounds to zero from below
+    cell = lambda v: f"{num(s.IQM[v])} [{num(s.lo95[v])}, {num(s.hi95[v])}]" if v in s.index else '–'
     f, b = runs[runs.lib == 'fastrl'], runs[runs.lib == 'sb3']
     p = None
     if len(f) and len(b):
