@@ -118,7 +118,7 @@ def complete_cells(done:pd.DataFrame, min_runs:int)->pd.DataFrame:
 def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     ("Write the results file (every run) and the report of the complete cells (`complete_cells`); print the "
      "table.")
-    from fastrl.experiments.study import study_tables
+    from fastrl.experiments.study import ALL_TASKS, study_tables
     runs = [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))]
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
@@ -139,8 +139,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
         scores, imp, fig = study_tables(tab, norm=D4RL_NORM)
         scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
         fig.savefig(out/f'{study}_{algo}.png', dpi=110)
-        for task in list(dict.fromkeys(a.env)) + (['all tasks'] if a.env.nunique() > 1 else []):
-            lines.append(table_row(algo, task, a if task == 'all tasks' else a[a.env == task], scores, imp))
+        for task in list(dict.fromkeys(a.env)) + ([ALL_TASKS] if a.env.nunique() > 1 else []):
+            lines.append(table_row(algo, task, a if task == ALL_TASKS else a[a.env == task], scores, imp))
     table = '\n'.join(lines) + '\n'
     (out/f'{study}_table.md').write_text(table)
     print(table)
@@ -163,22 +163,23 @@ def spinup_mean(algo:str, task:str, steps:int)->float|None:
     return float(np.interp(steps, *c))
 
 def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
-    ("The README table's row of one algorithm and task (or 'all tasks': IQMs of D4RL-normalised scores), "
+    ("The README table's row of one algorithm and task (or `ALL_TASKS`: IQMs of D4RL-normalised scores), "
      "P(fastrl > SB3), speed ratios.")
     from fastrl.experiments.study import ALL_TASKS, prob_improvement_ci
-    s = scores[scores.task == (ALL_TASKS if task == 'all tasks' else task)].set_index('variant')
-    d = 2 if task == 'all tasks' else 0
+    every = task == ALL_TASKS
+    s = scores[scores.task == task].set_index('variant')
+    d = 2 if every else 0
     num = lambda x: f"{round(x, d) + 0.:.{d}f}"   # + 0.: no '-0' for a value that rounds to zero from below
     cell = lambda v: f"{num(s.IQM[v])} [{num(s.lo95[v])}, {num(s.hi95[v])}]" if v in s.index else '–'
     f, b = runs[runs.lib == 'fastrl'], runs[runs.lib == 'sb3']
     p = None
     if len(f) and len(b):
-        if task == 'all tasks':
+        if every:
             i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
     ratio = lambda x, y: f'{x / y:.2f}' if len(f) and len(b) else '–'
-    su = None if task == 'all tasks' else spinup_mean(algo, task, int(runs.env_steps.max()))
-    label = 'all tasks (D4RL-normalised)' if task == 'all tasks' else task
+    su = None if every else spinup_mean(algo, task, int(runs.env_steps.max()))
+    label = 'all tasks (D4RL-normalised)' if every else task
     return (f"| {algo.upper()} | {label} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
             f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
