@@ -90,17 +90,20 @@ def final_test(d:Path, algo:str, lib:str, cfg:dict, episodes:int=10)->float:
     p = d/'final_test.json'
     if p.exists(): return json.loads(p.read_text())['mean']
     from fastrl.experiments.settings import make_env_fn
-    if lib == 'fastrl':
-        from fastrl.experiments.test_policy import load_policy
-        policy = load_policy(d, deterministic=True)
-    else:
-        import stable_baselines3
-        model = getattr(stable_baselines3, algo.upper()).load(d/f"sb3_model_{cfg['epochs']}.zip", device='cpu')
-        policy = lambda o: model.predict(o, deterministic=True)[0]
     seed = 10_000 + 1000 * cfg['seed'] + cfg['epochs']
-    rets, lens = entries.test_episodes(policy, make_env_fn(cfg_env(cfg)), episodes, seed, cfg['max_ep_len'])
+    rets, lens = entries.test_episodes(run_policy(d, algo, lib, cfg), make_env_fn(cfg_env(cfg)), episodes, seed,
+                                       cfg['max_ep_len'])
     p.write_text(json.dumps(dict(returns=rets, lengths=lens, mean=float(np.mean(rets)), env_seed=seed)) + '\n')
     return float(np.mean(rets))
+
+def run_policy(d:Path, algo:str, lib:str, cfg:dict):
+    "The deterministic policy (observation -> action) of the finished run in `d`: fastrl's saved one or SB3's last."
+    if lib == 'fastrl':
+        from fastrl.experiments.test_policy import load_policy
+        return load_policy(d, deterministic=True)
+    import stable_baselines3
+    model = getattr(stable_baselines3, algo.upper()).load(d/f"sb3_model_{cfg['epochs']}.zip", device='cpu')
+    return lambda o: model.predict(o, deterministic=True)[0]
 
 def cfg_env(cfg:dict)->str:
     from fastrl.experiments.study import _task
