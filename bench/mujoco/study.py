@@ -90,11 +90,15 @@ def final_test(d:Path, algo:str, lib:str, cfg:dict, episodes:int=10)->float:
     p = d/'final_test.json'
     if p.exists(): return json.loads(p.read_text())['mean']
     from fastrl.experiments.settings import make_env_fn
-    seed = 10_000 + 1000 * cfg['seed'] + cfg['epochs']
+    seed = final_test_seed(cfg)
     rets, lens = entries.test_episodes(run_policy(d, algo, lib, cfg), make_env_fn(cfg_env(cfg)), episodes, seed,
                                        cfg['max_ep_len'])
     p.write_text(json.dumps(dict(returns=rets, lengths=lens, mean=float(np.mean(rets)), env_seed=seed)) + '\n')
     return float(np.mean(rets))
+
+def final_test_seed(cfg:dict)->int:
+    "The seed of a run's final test env: fastrl's test env after the last epoch (`10000 + 1000*seed + epochs`)."
+    return 10_000 + 1000 * cfg['seed'] + cfg['epochs']
 
 def run_policy(d:Path, algo:str, lib:str, cfg:dict):
     "The deterministic policy (observation -> action) of the finished run in `d`: fastrl's saved one or SB3's last."
