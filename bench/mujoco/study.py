@@ -7,8 +7,9 @@ their last epoch, the rest start. The same command starts, continues and reports
     python bench/mujoco/study.py onpolicy     # PPO (fastrl, SB3), TRPO and VPG (fastrl) x the same envs x 5 seeds
     python bench/mujoco/study.py offpolicy --report     # only the report of the runs finished so far
     python bench/mujoco/study.py offpolicy --algos td3 --envs Hopper-v5 --seeds 0 --epochs 2 --data_dir /tmp/q  # a try
+                                              # (its report goes to /tmp/q/report)
 
-Runs go to `bench/mujoco/data/` (not in git); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
+Runs go to `bench/mujoco/data/` (not in git: a new checkout has none; the committed results file is the study's record, so the runs finished in it are not run again and stay in the report); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
 return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
 (IQM and 95 % stratified-bootstrap interval per task and library, and across tasks of D4RL-normalised
 returns), `{study}_{algo}_improvement.csv`
@@ -44,8 +45,9 @@ STUDIES = dict(
         'num_test_episodes': 0}),
 )
 
-def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|None):
-    "One `ExperimentGrid` of the study: algorithm, env, seed and library vary (always in the folder names)."
+def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|None, skip=frozenset()):
+    ("One `ExperimentGrid` of the study: algorithm, env, seed and library vary (always in the folder names); the "
+     "variants whose `run_key` is in `skip` are left out.")
     from fastrl.experiments.grid import ExperimentGrid
     eg = ExperimentGrid(study)
     eg.add('algo', algos, shorthand='', in_name=True)
@@ -53,7 +55,23 @@ def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|Non
     eg.add('seed', seeds)
     eg.add('lib', libs, shorthand='', in_name=True)   # each seed's pair runs side by side
     for k, v in STUDIES[study]['settings'].items(): eg.add(k, epochs if k == 'epochs' and epochs else v)
+    every = eg.variants
+    eg.variants = lambda: [v for v in every() if run_key(eg.variant_name(v), v['seed']) not in skip]
     return eg
+
+def run_key(exp_name:str, seed:int)->str:
+    "A run's name in the results file and under `data_dir`: `{exp_name}/{exp_name}_s{seed}` (fastrl's run folders)."
+    return f'{exp_name}/{exp_name}_s{seed}'
+
+def folder_key(run:str)->str:
+    "The `run_key` of a run folder's path."
+    return '/'.join(Path(run).parts[-2:])
+
+def recorded(path:Path)->dict:
+    ("The results file's runs by `run_key` (empty if there is none yet). The run folders (under `data_dir`, not in "
+     "git) may be gone in a new checkout: the committed results file is the study's lasting record.")
+    if not path.is_file(): return {}
+    return {folder_key(r['run']): r for r in json.loads(path.read_text())}
 
 def read_run(d:Path)->dict|None:
     "One run folder as a record of the results file (None if it has no epoch yet)."
@@ -126,7 +144,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     ("Write the results file (every run) and the report of the complete cells (`complete_cells`); print the "
      "table.")
     from fastrl.experiments.study import ALL_TASKS, study_tables
-    runs = [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))]
+    runs = merge_runs(recorded(out/f'{study}_runs.json'),
+                      [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))])
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     done = pd.DataFrame([r for r in runs if r['finished']])
@@ -152,6 +171,16 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     (out/f'{study}_table.md').write_text(table)
     print(table)
     curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
+
+def merge_runs(old:dict, new:list)->list:
+    ("The results file's runs (`old`, by `run_key`) updated with the runs read from `data_dir` (`new`), sorted by "
+     "name: a finished run stays recorded when its folder is gone or holds a restarted, unfinished copy; an unfinished "
+     "one whose folder is gone is dropped (the grid starts it again).")
+    runs = {k: r for k, r in old.items() if r['finished']}
+    for r in new:
+        k = folder_key(r['run'])
+        if r['finished'] or k not in runs: runs[k] = r
+    return [runs[k] for k in sorted(runs)]
 
 def spinup_curve(algo:str, task:str, path:Path=HERE/'spinup_curves.json')->tuple|None:
     ("`(env steps, mean return)` of Spinning Up's PyTorch `algo` on `task` (e.g. 'Hopper-v5') as drawn on its "
@@ -230,16 +259,21 @@ def main():
     ap.add_argument('--epochs', type=int, default=None, help='override the study\'s epochs (for a try)')
     ap.add_argument('--workers', type=int, default=2)
     ap.add_argument('--data_dir', default=str(HERE/'data'))
-    ap.add_argument('--out', default=str(HERE.parent/'results'/'mujoco'))
+    ap.add_argument('--out', default=None, help="the report's folder (default: bench/results/mujoco, or, with "
+                    "another --data_dir, its 'report' folder: a try never touches the study's results)")
     ap.add_argument('--report', action='store_true', help='only write the report of the runs finished so far')
     ap.add_argument('--min_runs', type=int, default=5, help='finished runs per library for a cell to be reported')
     a = ap.parse_args()
+    if a.out is None: a.out = str(HERE.parent/'results'/'mujoco' if Path(a.data_dir) == HERE/'data' else Path(a.data_dir)/'report')
     if not a.report:
         from fastrl.experiments.launch import one_line_errors
+        results = Path(a.out)/f'{a.study}_runs.json'
+        done = {k for k, r in recorded(results).items() if r['finished']}
+        if done: print(f"{len(done)} runs finished in {results} (its records are kept): not run again", flush=True)
         for algos, libs in STUDIES[a.study]['groups']:
             algos = [x for x in algos if a.algos is None or x in a.algos]
             if not algos: continue
-            eg = grid(a.study, algos, libs, a.envs, a.seeds, a.epochs)
+            eg = grid(a.study, algos, libs, a.envs, a.seeds, a.epochs, skip=done)
             rc = one_line_errors(lambda: eg.run(entries.run, workers=a.workers, data_dir=a.data_dir, quiet=True,
                                                 resume=True))
             if rc: sys.exit(rc)
