@@ -17,7 +17,7 @@ def pitch(d:Path, episodes:int=10):
      "seeding); HalfCheetah's observation starts with the torso's height and pitch.")
     from fastrl.experiments.settings import make_env_fn
     cfg = json.loads((d/'config.json').read_text())
-    algo, _, lib = d.parent.name.split('_')[1:4]
+    algo, lib = study.algo_lib(d)
     policy, seen = study.run_policy(d, algo, lib, cfg), []
     rets, lens = study.entries.test_episodes(lambda o: (seen.append(float(o[1])), policy(o))[1],
                                              make_env_fn(study.cfg_env(cfg)), episodes, study.final_test_seed(cfg),

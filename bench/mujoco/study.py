@@ -81,7 +81,7 @@ def read_run(d:Path)->dict|None:
     if not len(prog): return None
     cfg = json.loads((d/'config.json').read_text())
     segs = entries.segments(d)
-    algo, env, lib = d.parent.name.split('_')[1:4]
+    algo, lib = algo_lib(d)
     covered = sorted({e for s in segs for e in range(s['first_epoch'], s['last_epoch'] + 1)})
     cpu = float(sum(s['cpu_s'] for s in segs))
     last = prog.iloc[-1]
@@ -101,6 +101,11 @@ def read_run(d:Path)->dict|None:
                 versions=segs[-1]['versions'] if segs else None,
                 curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(), AverageEpRet=prog.AverageEpRet.tolist(),
                            **({'AverageTestEpRet': prog.AverageTestEpRet.tolist()} if tested else {})))
+
+def algo_lib(d:Path)->tuple:
+    "(algorithm, library) of the study's run folder `d`, from its grid folder's name (`{study}_{algo}_{env}_{lib}`)."
+    algo, _, lib = d.parent.name.split('_')[1:4]
+    return algo, lib
 
 def final_test(d:Path, algo:str, lib:str, cfg:dict, episodes:int=10)->float:
     ("Mean return of `episodes` deterministic episodes of the finished run in `d` on an env seeded as fastrl seeds "
