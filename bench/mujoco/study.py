@@ -9,7 +9,9 @@ their last epoch, the rest start. The same command starts, continues and reports
     python bench/mujoco/study.py offpolicy --algos td3 --envs Hopper-v5 --seeds 0 --epochs 2 --data_dir /tmp/q  # a try
                                               # (its report goes to /tmp/q/report)
 
-Runs go to `bench/mujoco/data/` (not in git: a new checkout has none; the committed results file is the study's record, so the runs finished in it are not run again and stay in the report); the report to `bench/results/mujoco/`: `{study}_runs.json` (per run:
+Runs go to `bench/mujoco/data/` (not in git: a new checkout has none; the committed results file is the study's
+record, so the runs finished in it are not run again and stay in the report); the report to `bench/results/mujoco/`:
+`{study}_runs.json` (per run:
 return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
 (IQM and 95 % stratified-bootstrap interval per task and library, and across tasks of D4RL-normalised
 returns), `{study}_{algo}_improvement.csv`
@@ -149,8 +151,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     ("Write the results file (every run) and the report of the complete cells (`complete_cells`); print the "
      "table.")
     from fastrl.experiments.study import ALL_TASKS, study_tables
-    runs = merge_runs(recorded(out/f'{study}_runs.json'),
-                      [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))])
+    here = [r for d in sorted(data_dir.glob(f'{study}_*/{study}_*_s*')) if d.is_dir() and (r := read_run(d))]
+    runs = merge_runs(recorded(out/f'{study}_runs.json'), here)
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     done = pd.DataFrame([r for r in runs if r['finished']])
@@ -269,7 +271,9 @@ def main():
     ap.add_argument('--report', action='store_true', help='only write the report of the runs finished so far')
     ap.add_argument('--min_runs', type=int, default=5, help='finished runs per library for a cell to be reported')
     a = ap.parse_args()
-    if a.out is None: a.out = str(HERE.parent/'results'/'mujoco' if Path(a.data_dir) == HERE/'data' else Path(a.data_dir)/'report')
+    if a.out is None:
+        own = Path(a.data_dir).resolve() == HERE/'data'
+        a.out = str(HERE.parent/'results'/'mujoco' if own else Path(a.data_dir)/'report')
     if not a.report:
         from fastrl.experiments.launch import one_line_errors
         results = Path(a.out)/f'{a.study}_runs.json'
