@@ -10,7 +10,10 @@ their last epoch, the rest start. The same command starts, continues and reports
                                               # (its report goes to /tmp/q/report)
 
 Runs go to `bench/mujoco/data/` (not in git: a new checkout has none; the committed results file is the study's
-record, so the runs finished in it are not run again and stay in the report); the report to `bench/results/mujoco/`:
+record, so the runs finished in it are not run again and stay in the report, and the report keeps a copy of each
+unfinished run of at most `CARRY_MB` in `{study}_unfinished/`, which a start in a new checkout resumes from its last
+epoch: the on-policy runs; an off-policy run's replay buffer is too large for git, so it starts again);
+the report to `bench/results/mujoco/`:
 `{study}_runs.json` (per run:
 return curve, final deterministic return, wall and CPU time, versions), and per algorithm `{study}_{algo}.csv`
 (IQM and 95 % stratified-bootstrap interval per task and library, and across tasks of D4RL-normalised
@@ -18,7 +21,7 @@ returns), `{study}_{algo}_improvement.csv`
 (P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table, with Spinning Up's
 mean at the same step count read off its benchmark figure: `spinup_curves.json`) and `{study}_curves.png`.
 """
-import argparse, json, os, sys
+import argparse, json, os, shutil, sys
 from pathlib import Path
 import numpy as np, pandas as pd
 
@@ -155,6 +158,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     runs = merge_runs(recorded(out/f'{study}_runs.json'), here)
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
+    ended = {folder_key(r['run']) for r in runs if r['finished']}   # finished here or in the results file
+    carry(study, [r['run'] for r in here if folder_key(r['run']) not in ended], out)
     done = pd.DataFrame([r for r in runs if r['finished']])
     print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
     for r in runs:   # where the study stands: the runs started and not finished
@@ -188,6 +193,68 @@ def merge_runs(old:dict, new:list)->list:
         k = folder_key(r['run'])
         if r['finished'] or k not in runs: runs[k] = r
     return [runs[k] for k in sorted(runs)]
+
+# Carrying unfinished runs across checkouts: a new checkout has no `data_dir`, so the report keeps a copy of each
+# unfinished run small enough for git in `{study}_unfinished/` beside the results file, and the next start copies it
+# back. An on-policy run's resume files are 0.1-0.6 MB; an off-policy one's replay buffer makes 30-46 MB.
+CARRY_MB = 5.
+NOT_CARRIED = ('.lock', 'checkpoint.prev.pt')   # the run's lock (its process holds it) and fastrl's fallback checkpoint
+
+def carried(out:Path, study:str)->Path:
+    "Where the report keeps copies of the study's unfinished runs (committed with the results file)."
+    return out/f'{study}_unfinished'
+
+def resume_files(d:Path)->list:
+    "The files of run folder `d` that resuming it needs: all but `NOT_CARRIED`, relative to `d`."
+    return sorted(p.relative_to(d) for p in d.rglob('*') if p.is_file() and p.name not in NOT_CARRIED)
+
+def snapshot(d:Path, dest:Path, tries:int=3)->bool:
+    ("Copy the resume files of the run in `d` (which may be running) to `dest` as of one checkpoint: checkpoint first, "
+     "the rest after, and again if the run wrote another checkpoint meanwhile (SB3 deletes the last epoch's model "
+     "then). False if it never held still.")
+    from fastrl.experiments.checkpoint import load_checkpoint
+    tmp = dest.with_name(dest.name + '.tmp')
+    for _ in range(tries):
+        shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
+        shutil.copy2(d/'checkpoint.pt', tmp/'checkpoint.pt')
+        epoch = load_checkpoint(tmp/'checkpoint.pt')['epoch']
+        try:
+            for f in resume_files(d):
+                if f.name == 'checkpoint.pt' and f.parent == Path('.'): continue
+                (tmp/f).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(d/f, tmp/f)
+        except FileNotFoundError: continue   # a file replaced while copying: another checkpoint came
+        if load_checkpoint(d/'checkpoint.pt')['epoch'] == epoch:
+            shutil.rmtree(dest, ignore_errors=True); tmp.rename(dest); return True
+    shutil.rmtree(tmp, ignore_errors=True)
+    return False
+
+def carry(study:str, unfinished:list, out:Path, limit_mb:float=CARRY_MB):
+    ("Keep in `carried(out, study)` a copy of each run folder in `unfinished` whose resume files take at most "
+     "`limit_mb` (a larger one starts again in a new checkout), and drop the copies of every other run.")
+    root, kept = carried(out, study), set()
+    for d in map(Path, unfinished):
+        if not (d/'checkpoint.pt').is_file(): continue
+        mb = sum((d/f).stat().st_size for f in resume_files(d)) / 2**20
+        if mb > limit_mb:
+            print(f"  not carried: {d.name} ({mb:.0f} MB > {limit_mb:g} MB); in a new checkout it starts again"); continue
+        if snapshot(d, root/folder_key(d)): kept.add(folder_key(d))
+        else: print(f"  not carried: {d.name} (it wrote a checkpoint during each of 3 copies)")
+    for d in sorted(root.glob('*/*')):
+        if folder_key(d) not in kept: shutil.rmtree(d)
+    for g in sorted(root.glob('*')):
+        if g.is_dir() and not any(g.iterdir()): g.rmdir()
+    if root.is_dir() and not any(root.iterdir()): root.rmdir()
+    if kept: print(f"{len(kept)} unfinished runs carried in {root} (commit it: a new checkout resumes them)")
+
+def restore(study:str, data_dir:Path, out:Path)->int:
+    ("Copy the runs carried in `carried(out, study)` into `data_dir` where it has no folder of theirs (a new "
+     "checkout): the grid then resumes them from their last epoch. Returns how many.")
+    n = 0
+    for src in sorted(carried(out, study).glob('*/*')):
+        if (dst := data_dir/folder_key(src)).exists(): continue
+        shutil.copytree(src, dst); n += 1
+    if n: print(f"{n} unfinished runs restored from {carried(out, study)} into {data_dir}: they resume", flush=True)
+    return n
 
 def spinup_curve(algo:str, task:str, path:Path=HERE/'spinup_curves.json')->tuple|None:
     ("`(env steps, mean return)` of Spinning Up's PyTorch `algo` on `task` (e.g. 'Hopper-v5') as drawn on its "
@@ -274,6 +341,7 @@ def main():
     if a.out is None:
         own = Path(a.data_dir).resolve() == HERE/'data'
         a.out = str(HERE.parent/'results'/'mujoco' if own else Path(a.data_dir)/'report')
+    restore(a.study, Path(a.data_dir), Path(a.out))
     if not a.report:
         from fastrl.experiments.launch import one_line_errors
         results = Path(a.out)/f'{a.study}_runs.json'
