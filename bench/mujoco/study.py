@@ -78,6 +78,8 @@ def recorded(path:Path)->dict:
     if not path.is_file(): return {}
     return {folder_key(r['run']): r for r in json.loads(path.read_text())}
 
+NOT_RECORDED, SEVERAL = 'not recorded', 'several'   # a run's processor: before it was recorded; resumed on another
+
 def read_run(d:Path)->dict|None:
     "One run folder as a record of the results file (None if it has no epoch yet)."
     p = d/'progress.txt'
@@ -94,6 +96,7 @@ def read_run(d:Path)->dict|None:
     tested = 'AverageTestEpRet' in prog and prog.AverageTestEpRet.notna().all()   # test episodes every epoch
     score = float(last.AverageTestEpRet) if tested else final_test(d, algo, lib, cfg) if finished else None
     curve = 'AverageTestEpRet' if tested else 'AverageEpRet'
+    cpus = {(sg.get('versions') or {}).get('cpu', NOT_RECORDED) for sg in segs} or {NOT_RECORDED}
     return dict(run=str(d), algo=algo, env=cfg_env(cfg), lib=lib, seed=cfg['seed'], epochs=int(last.Epoch),
                 epochs_wanted=cfg['epochs'], finished=finished, final_test_return=score, curve_of=curve,
                 env_steps=int(last.TotalEnvInteracts),
@@ -104,6 +107,7 @@ def read_run(d:Path)->dict|None:
                 cpu_s_per_step=cpu / max(1, len(covered) * cfg['steps_per_epoch']),
                 steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
                 versions=segs[-1]['versions'] if segs else None,
+                machine=cpus.pop() if len(cpus) == 1 else SEVERAL,   # the processor its speed was measured on
                 curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(), AverageEpRet=prog.AverageEpRet.tolist(),
                            **({'AverageTestEpRet': prog.AverageTestEpRet.tolist()} if tested else {})))
 
@@ -160,7 +164,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     ended = {folder_key(r['run']) for r in runs if r['finished']}   # finished here or in the results file
     carry(study, [r['run'] for r in here if folder_key(r['run']) not in ended], out)
-    done = pd.DataFrame([r for r in runs if r['finished']])
+    done = pd.DataFrame([dict(r, machine=r.get('machine', NOT_RECORDED)) for r in runs if r['finished']])
     print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
     for r in runs:   # where the study stands: the runs started and not finished
         if not r['finished']: print(f"  unfinished: {Path(r['run']).name}, epoch {r['epochs']} of {r['epochs_wanted']}")
@@ -287,13 +291,25 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
         if every:
             i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
-    ratio = lambda x, y: f'{x / y:.2f}' if len(f) and len(b) else '–'
+    speed = [f'{x:.2f}' if np.isfinite(x) else '–' for x in speed_ratios(runs)]
     su = None if every else spinup_mean(algo, task, int(runs.env_steps.max()))
     label = 'all tasks (D4RL-normalised)' if every else task
     return (f"| {algo.upper()} | {label} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
-            f"{ratio(f.steps_per_s.mean(), b.steps_per_s.mean())} | "
-            f"{ratio(f.cpu_s_per_step.mean(), b.cpu_s_per_step.mean())} | {len(f)}, {len(b)} |")
+            f"{speed[0]} | {speed[1]} | {len(f)}, {len(b)} |")
+
+def speed_ratios(runs:pd.DataFrame)->tuple:
+    ("fastrl / SB3 (env steps per second, CPU seconds per env step) of `runs`, comparing runs on one processor only: "
+     "the ratio of the libraries' means in each (task, processor) group with runs of both, then the geometric mean "
+     "over the groups weighted by their runs. A run resumed on another processor, or on a processor where the other "
+     "library has no run of its task, counts in no group; (nan, nan) where no group has both.")
+    logs, ws = [], []
+    for _, g in runs[runs.machine != SEVERAL].groupby(['env', 'machine']):
+        f, b = g[g.lib == 'fastrl'], g[g.lib == 'sb3']
+        if not (len(f) and len(b)): continue
+        logs.append(np.log([f.steps_per_s.mean() / b.steps_per_s.mean(), f.cpu_s_per_step.mean() / b.cpu_s_per_step.mean()]))
+        ws.append(len(g))
+    return tuple(np.exp(np.average(logs, axis=0, weights=ws))) if ws else (np.nan, np.nan)
 
 def curves(runs:list, path:Path):
     ("Mean return (test, or training where a run has no test rounds) against env steps, one panel per algorithm and "
