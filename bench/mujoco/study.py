@@ -312,15 +312,19 @@ def speed_ratios(runs:pd.DataFrame)->tuple:
     return tuple(np.exp(np.average(logs, axis=0, weights=ws))) if ws else (np.nan, np.nan)
 
 def curves(runs:list, path:Path):
-    ("Mean return (test, or training where a run has no test rounds) against env steps, one panel per algorithm and "
-     "task, fastrl and SB3 (finished runs).")
+    ("Mean return (test, or training where a run has no test rounds) against env steps, a row of panels per "
+     "algorithm and a column per task, fastrl and SB3 (finished runs).")
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     runs = [r for r in runs if r['finished']]
     cells = list(dict.fromkeys((r['algo'], r['env']) for r in runs))
     if not cells: return
-    fig, axs = plt.subplots(1, len(cells), figsize=(3.6 * len(cells), 3), squeeze=False)
-    for ax, (algo, env) in zip(axs[0], cells):
+    algos = list(dict.fromkeys(a for a, _ in cells))
+    envs = sorted({e for _, e in cells}, key=lambda e: (ENVS.index(e) if e in ENVS else len(ENVS), e))
+    fig, axs = plt.subplots(len(algos), len(envs), figsize=(4.2 * len(envs), 3.2 * len(algos)), squeeze=False)
+    for ax in axs.flat: ax.set_visible(False)
+    for algo, env in cells:
+        ax = axs[algos.index(algo), envs.index(env)]; ax.set_visible(True)
         for lib in ('fastrl', 'sb3'):
             rs = [r for r in runs if (r['algo'], r['env'], r['lib']) == (algo, env, lib)]
             if not rs: continue
@@ -333,9 +337,10 @@ def curves(runs:list, path:Path):
             ax.plot([*su[0][keep], x[-1]], [*su[1][keep], np.interp(x[-1], *su)], 'k--', lw=1,
                     label='Spinning Up (its figure)')
         ax.set_title(f'{algo.upper()} {env}', fontsize=9); ax.set_xlabel('env steps'); ax.legend(fontsize=7)
+        ax.xaxis.set_major_formatter(lambda v, _: f'{v / 1000:g}k')
         of = next(r['curve_of'] for r in runs if (r['algo'], r['env']) == (algo, env))
         ax.set_ylabel({'AverageTestEpRet': 'test', 'AverageEpRet': 'training'}[of] + ' return (mean ± std)', fontsize=8)
-    fig.tight_layout(); fig.savefig(path, dpi=100)
+    fig.tight_layout(); fig.savefig(path, dpi=100); plt.close(fig)
 
 def main():
     import signal
