@@ -286,7 +286,8 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     def report(i, rc):
         rcs[i] = rc
         state = {0: 'done', 130: 'stopped', NOT_STARTED: 'not started'}.get(rc, f'FAILED (exit {rc})')
-        print(f"[{sum(r is not None for r in rcs)}/{n}] {state}: {outs[i]} ({time.time() - t0:.0f} s)", flush=True)
+        print(f"[{sum(r is not None for r in rcs)}/{n}] {state}: {outs[i]} "
+              f"({time.time() - t0:.0f} s since the grid started)", flush=True)
     try:
         if ray: _ray_map(jobs, ray, num_cpu, report)
         else: _pool_map(jobs, workers, variant_threads(workers, num_cpu), report)
