@@ -240,7 +240,8 @@ def carry(study:str, unfinished:list, out:Path, limit_mb:float=CARRY_MB):
         if not (d/'checkpoint.pt').is_file(): continue
         mb = sum((d/f).stat().st_size for f in resume_files(d)) / 2**20
         if mb > limit_mb:
-            print(f"  not carried: {d.name} ({mb:.0f} MB > {limit_mb:g} MB); in a new checkout it starts again"); continue
+            print(f"  not carried: {d.name} ({mb:.0f} MB > {limit_mb:g} MB); in a new checkout it starts again")
+            continue
         if snapshot(d, root/folder_key(d)): kept.add(folder_key(d))
         else: print(f"  not carried: {d.name} (it wrote a checkpoint during each of 3 copies)")
     for d in sorted(root.glob('*/*')):
@@ -255,7 +256,7 @@ def restore(study:str, data_dir:Path, out:Path)->int:
      "checkout): the grid then resumes them from their last epoch. Returns how many.")
     n = 0
     for src in sorted(carried(out, study).glob('*/*')):
-        if (dst := data_dir/folder_key(src)).exists(): continue
+        if src.suffix == '.tmp' or (dst := data_dir/folder_key(src)).exists(): continue   # .tmp: a copy cut short
         shutil.copytree(src, dst); n += 1
     if n: print(f"{n} unfinished runs restored from {carried(out, study)} into {data_dir}: they resume", flush=True)
     return n
@@ -307,7 +308,8 @@ def speed_ratios(runs:pd.DataFrame)->tuple:
     for _, g in runs[runs.machine != SEVERAL].groupby(['env', 'machine']):
         f, b = g[g.lib == 'fastrl'], g[g.lib == 'sb3']
         if not (len(f) and len(b)): continue
-        logs.append(np.log([f.steps_per_s.mean() / b.steps_per_s.mean(), f.cpu_s_per_step.mean() / b.cpu_s_per_step.mean()]))
+        logs.append(np.log([f.steps_per_s.mean() / b.steps_per_s.mean(),
+                            f.cpu_s_per_step.mean() / b.cpu_s_per_step.mean()]))
         ws.append(len(g))
     return tuple(np.exp(np.average(logs, axis=0, weights=ws))) if ws else (np.nan, np.nan)
 
