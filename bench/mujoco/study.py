@@ -184,8 +184,16 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
         for task in list(dict.fromkeys(a.env)) + ([ALL_TASKS] if a.env.nunique() > 1 else []):
             lines.append(table_row(algo, task, a if task == ALL_TASKS else a[a.env == task], scores, imp))
     table = '\n'.join(lines) + '\n'
+    tests = rank_tests(done)
+    tests.to_csv(out/f'{study}_rank_tests.csv', index=False, float_format='%.4g')
     (out/f'{study}_table.md').write_text(table)
     print(table)
+    if len(tests):
+        print(f"Mann-Whitney rank test of fastrl's against SB3's final returns per cell, exact two-sided p, "
+              f"Holm-adjusted over the {len(tests)} cells ({study}_rank_tests.csv):")
+        for t in tests.itertuples():
+            print(f"  {t.algo.upper()} {t.task}: P(fastrl > SB3) {t.P_fastrl_better:.2f}, p {t.p:.3f}, "
+                  f"Holm {t.p_holm:.2f}")
     curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
 
 def merge_runs(old:dict, new:list)->list:
@@ -312,6 +320,30 @@ def speed_ratios(runs:pd.DataFrame)->tuple:
                             f.cpu_s_per_step.mean() / b.cpu_s_per_step.mean()]))
         ws.append(len(g))
     return tuple(np.exp(np.average(logs, axis=0, weights=ws))) if ws else (np.nan, np.nan)
+
+def rank_test(x:list, y:list)->tuple:
+    ("(U / (len(x) len(y)), exact two-sided p) of the Mann-Whitney test of samples `x` and `y`: U counts the pairs "
+     "where x wins (ties a half); p is the share of the relabellings of the pooled scores whose U lies at least as far "
+     "from its mean (5 against 5: all 252).")
+    from itertools import combinations
+    u = lambda a, b: sum((i > j) + 0.5 * (i == j) for i in a for j in b)
+    pool, n, mid = list(x) + list(y), len(x), len(x) * len(y) / 2
+    us = np.array([u([pool[i] for i in c], [pool[i] for i in range(len(pool)) if i not in c])
+                   for c in combinations(range(len(pool)), n)])
+    obs = u(x, y)
+    return obs / (len(x) * len(y)), float(np.mean(np.abs(us - mid) >= abs(obs - mid) - 1e-9))
+
+def rank_tests(done:pd.DataFrame)->pd.DataFrame:
+    ("Per (algorithm, task) cell with runs of both libraries: `rank_test` of fastrl's against SB3's final returns, "
+     "and Holm's adjustment of the p values over the cells (the table makes that many comparisons).")
+    rows = [dict(algo=algo, task=env, P_fastrl_better=u, p=p) for (algo, env), c in done.groupby(['algo', 'env'])
+            if (c.lib == 'sb3').any() and (c.lib == 'fastrl').any()
+            for u, p in [rank_test(*(list(c.final_test_return[c.lib == lib]) for lib in ('fastrl', 'sb3')))]]
+    t = pd.DataFrame(rows, columns=['algo', 'task', 'P_fastrl_better', 'p'])
+    order = np.argsort(t.p.to_numpy(), kind='stable')
+    adj = np.minimum(1, np.maximum.accumulate(t.p.to_numpy()[order] * (len(t) - np.arange(len(t)))))
+    t.loc[t.index[order], 'p_holm'] = adj
+    return t
 
 def curves(runs:list, path:Path):
     ("Mean return (test, or training where a run has no test rounds) against env steps, a row of panels per "
