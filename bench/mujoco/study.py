@@ -19,7 +19,8 @@ return curve, final deterministic return, wall and CPU time, versions), and per 
 (IQM and 95 % stratified-bootstrap interval per task and library, and across tasks of D4RL-normalised
 returns), `{study}_{algo}_improvement.csv`
 (P(fastrl > SB3)), `{study}_{algo}.png`, plus `{study}_table.md` (the README's table, with Spinning Up's
-mean at the same step count read off its benchmark figure: `spinup_curves.json`) and `{study}_curves.png`.
+mean at the same step count read off its benchmark figure: `spinup_curves.json`), `{study}_rank_tests.csv` (an exact
+Mann-Whitney test per cell, Holm-adjusted over the cells) and `{study}_curves.png`.
 """
 import argparse, json, os, shutil, sys
 from pathlib import Path
