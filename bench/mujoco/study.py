@@ -209,7 +209,7 @@ def merge_runs(old:dict, new:list)->list:
 
 # Carrying unfinished runs across checkouts: a new checkout has no `data_dir`, so the report keeps a copy of each
 # unfinished run small enough for git in `{study}_unfinished/` beside the results file, and the next start copies it
-# back. An on-policy run's resume files are 0.1-0.6 MB; an off-policy one's replay buffer makes 30-46 MB.
+# back. An on-policy run's resume files are 0.1-0.6 MB; an off-policy one's replay buffer makes 23-46 MB.
 CARRY_MB = 5.
 NOT_CARRIED = ('.lock', 'checkpoint.prev.pt')   # the run's lock (its process holds it) and fastrl's fallback checkpoint
 
