@@ -233,7 +233,7 @@ def snapshot(d:Path, dest:Path, tries:int=3)->bool:
         epoch = load_checkpoint(tmp/'checkpoint.pt')['epoch']
         try:
             for f in resume_files(d):
-                if f.name == 'checkpoint.pt' and f.parent == Path('.'): continue
+                if f == Path('checkpoint.pt'): continue   # copied first
                 (tmp/f).parent.mkdir(parents=True, exist_ok=True); shutil.copy2(d/f, tmp/f)
         except FileNotFoundError: continue   # a file replaced while copying: another checkpoint came
         if load_checkpoint(d/'checkpoint.pt')['epoch'] == epoch:
@@ -323,16 +323,16 @@ def speed_ratios(runs:pd.DataFrame)->tuple:
     return tuple(np.exp(np.average(logs, axis=0, weights=ws))) if ws else (np.nan, np.nan)
 
 def rank_test(x:list, y:list)->tuple:
-    ("(U / (len(x) len(y)), exact two-sided p) of the Mann-Whitney test of samples `x` and `y`: U counts the pairs "
-     "where x wins (ties a half); p is the share of the relabellings of the pooled scores whose U lies at least as far "
-     "from its mean (5 against 5: all 252).")
+    ("(P(x > y), exact two-sided p) of the Mann-Whitney test of samples `x` and `y`: P is fastrl's `prob_improvement` "
+     "(U over len(x) len(y)); p is the share of the relabellings of the pooled scores whose P lies at least as far "
+     "from 1/2 (5 against 5: all 252).")
     from itertools import combinations
-    u = lambda a, b: sum((i > j) + 0.5 * (i == j) for i in a for j in b)
-    pool, n, mid = list(x) + list(y), len(x), len(x) * len(y) / 2
-    us = np.array([u([pool[i] for i in c], [pool[i] for i in range(len(pool)) if i not in c])
-                   for c in combinations(range(len(pool)), n)])
-    obs = u(x, y)
-    return obs / (len(x) * len(y)), float(np.mean(np.abs(us - mid) >= abs(obs - mid) - 1e-9))
+    from fastrl.experiments.study import prob_improvement
+    pool = np.asarray(list(x) + list(y), dtype=float)
+    ps = np.array([prob_improvement(pool[list(c)], np.delete(pool, list(c)))
+                   for c in combinations(range(len(pool)), len(x))])
+    obs = prob_improvement(x, y)
+    return obs, float(np.mean(np.abs(ps - 0.5) >= abs(obs - 0.5) - 1e-9))
 
 def rank_tests(done:pd.DataFrame)->pd.DataFrame:
     ("Per (algorithm, task) cell with runs of both libraries: `rank_test` of fastrl's against SB3's final returns, "
