@@ -33,7 +33,7 @@ SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='
                  dt='datestamp')
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
-                'ray', 'ray_address', 'resume')
+                'ray', 'ray_address', 'resume', 'threads')
 _FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -157,7 +157,7 @@ def build_grid(algo:str, args:list)->tuple:
     vals, shs, flag = split_flags(args)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
-                                 quiet=False, workers=1, ray=False, resume=False), {}
+                                 quiet=False, workers=1, ray=False, resume=False, threads=None), {}
     exp_name = default_exp_name(algo)
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
@@ -184,6 +184,11 @@ def build_grid(algo:str, args:list)->tuple:
                 except ValueError:
                     raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
             elif key == 'ray_address': run_kwargs['ray'] = raws[0]
+            elif key == 'threads':
+                v = parse_value(raws[0])
+                if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                    raise CLIError(f"{f}: expected an integer >= 1, got {raws[0]!r}")
+                run_kwargs['threads'] = v
             elif key == 'exp_name':
                 try: exp_name = check_exp_name(raws[0])
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None
@@ -212,7 +217,7 @@ def build_grid(algo:str, args:list)->tuple:
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
                            "--act, --exp_name, --data_dir, --datestamp, --overwrite, --resume, --keep_snapshots, --quiet, "
-                           "--cpu, --workers, --ray, --ray_address")
+                           "--cpu, --workers, --threads, --ray, --ray_address")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
@@ -271,6 +276,8 @@ def algo_help(algo:str, fn)->str:
               '  --resume                   continue a stopped grid: skip finished runs, resume stopped ones, start the rest',
               "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)",
               '  --workers N|auto           variants run at once, each in its own process (output in OUTPUT_DIR.log)',
+              '  --threads N                torch threads of each run (default 1; recorded: the same numbers wherever '
+              'it runs)',
               '  --ray                      run the variants as tasks on a local Ray instance '
               '(pip install fastrl[ray])',
               '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)']

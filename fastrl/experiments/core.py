@@ -23,6 +23,7 @@ from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoard
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
                                            with_norm_stats)
+from .settings import apply_numerics, numerics
 from .guards import (FiniteGuard, RunLock, _TEST_TITLES, check_args, check_output_dir,
                                        refuse_existing_run, resume_command)
 # fastrl.experiments.core keeps every public name it had before its parts got their own modules:
@@ -71,6 +72,7 @@ class Experiment:
                  keep_snapshots:bool=False, # Also keep `pyt_save/model{epoch}.pt` per saved epoch (`test_policy --itr`)
                  entry:str|None=None, # 'module:function' of the entry function (default: the caller)
                  overwrite:bool=False, # Replace a run already in `output_dir` (default: refuse, and point to `resume`)
+                 threads:int=1, # Torch intra-op threads (they change the order of float sums): recorded, re-applied by `resume`
                  **unknown, # Any other `logger_kwargs` key: refused in one line that lists the keys a run takes
                 ):
         if unknown:
@@ -87,6 +89,9 @@ class Experiment:
         self.keep_snapshots = keep_snapshots
         if output_dir is None: output_dir = f"/tmp/experiments/{int(time.time())}"
         self.output_dir,self.exp_name = Path(output_dir),exp_name
+        # CRITICAL: before anything is built, every launcher gives a run the same threads (a resumed run: its own)
+        self.threads = self._recorded_threads(threads) if resume and not load_only else threads
+        apply_numerics(self.threads)
         self.output_fname,self.overwrite = output_fname,overwrite
         self.entry = entry or _caller_entry()
         seed = self.config.get('seed', 0)
@@ -100,6 +105,11 @@ class Experiment:
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
+
+    def _recorded_threads(self, threads:int)->int:
+        "The torch threads `config.json` records for the run being resumed (`threads` where it records none)."
+        try: return json.loads((self.output_dir/'config.json').read_text())['logger_kwargs']['threads']
+        except (OSError, ValueError, KeyError, TypeError): return threads
 
     def _read_checkpoint(self)->dict:
         "The checkpoint to resume from, or a `ConfigError` saying why there is none and what to do."
@@ -153,7 +163,7 @@ class Experiment:
                           'config.json'): (d/n).unlink(missing_ok=True)
                 for n in ('pyt_save', 'tb'): shutil.rmtree(d/n, ignore_errors=True)
             if not self.resume or not (d/'config.json').exists(): self.save_config()
-            else: self._update_config(epochs=self.config.get('epochs'))
+            else: self._update_config(epochs=self.config.get('epochs'), **self._hardware())
             if self.resume: self._truncate_progress(self.ckpt['epoch'] if self.ckpt else 0)
         except BaseException: self._release(); raise
         print(f"Logging data to {d/self.output_fname}"
@@ -169,6 +179,17 @@ class Experiment:
         if all(cfg.get(k) == v for k,v in kv.items()): return
         cfg.update(kv); self._write_json(cfg)
 
+    def _hardware(self)->dict:
+        ("`{'__fastrl__': ...}` with this processor added to `numerics.resumed_on` when a resumed run goes on on other "
+         "hardware than it started on (`report` notes it); `{}` otherwise.")
+        cfg = json.loads((self.output_dir/'config.json').read_text())
+        meta = cfg.get('__fastrl__') or {}
+        num = dict(meta.get('numerics') or {})
+        here = numerics(self.threads)['processor']
+        if not num or here == num.get('processor') or here in num.get('resumed_on', []): return {}
+        num['resumed_on'] = num.get('resumed_on', []) + [here]
+        return {'__fastrl__': dict(meta, numerics=num)}
+
     def _write_json(self, cfg:dict):
         tmp = self.output_dir/'.config.json.tmp'
         tmp.write_text(json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
@@ -181,10 +202,11 @@ class Experiment:
         lk = cfg.get('logger_kwargs')
         if isinstance(lk, dict):
             cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
+            cfg['logger_kwargs']['threads'] = self.threads
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs}
+        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads)}
         self._write_json(out)
 
     def elapsed(self)->float: return self.time_offset + time.time() - self.t0

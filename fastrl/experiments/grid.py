@@ -107,6 +107,7 @@ class ExperimentGrid:
             workers:int|str=1, # Variants run at once, each in its own process; `'auto'`: one per core (per `num_cpu`)
             ray:bool|str=False, # Run the variants as Ray tasks: `True` on a local Ray instance, or a cluster's address
             resume:bool=False, # Continue a stopped grid: skip finished variants, resume stopped ones, start the rest
+            threads:int|None=None, # Torch threads of each run (recorded; the same wherever it runs); `None`: 1
            )->list:
         ("Run every variant (each checked by `check_variants` first): in series with `call_experiment`, or "
          "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders (finished ones "
@@ -126,7 +127,7 @@ class ExperimentGrid:
                   f"{states.count('resume')} to resume, {states.count('new')} to start", flush=True)
             todo = [t for t, s in zip(todo, states) if s != 'finished']
         run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
-                          keep_snapshots=keep_snapshots, quiet=quiet, resume=resume)
+                          keep_snapshots=keep_snapshots, quiet=quiet, resume=resume, threads=threads)
         workers = resolve_workers(workers, resolve_num_cpu(num_cpu))
         if workers > 1 or ray: outs = run_variants(todo, workers=workers, ray=ray, **run_kwargs)
         else: outs = [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]

@@ -6,7 +6,7 @@ threads, failures and interruptions."""
 
 # %% ../../nbs/21b_experiments.launch.ipynb #c109dc67
 from __future__ import annotations
-import ast, concurrent.futures, importlib, json, multiprocessing, os, os.path as osp, signal, subprocess, sys
+import ast, importlib, json, multiprocessing, multiprocessing.connection, os, os.path as osp, signal, subprocess, sys
 import tempfile, time, traceback
 from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_name, default_data_dir,
                                          make_env_fn, resolve_num_cpu, setup_logger_kwargs)
@@ -125,15 +125,16 @@ def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
           f"{num_cpu} process{'es' if num_cpu>1 else ''}) in {logger_kwargs['output_dir']}", flush=True)
 
 def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                      keep_snapshots:bool=False, quiet:bool=False, resume:bool=False)->dict:
+                      keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None)->dict:
     ("`setup_logger_kwargs` plus the run options a grid passes on to `Experiment` (`resume`: continue the run the "
-     "folder holds, if any).")
+     "folder holds, if any; `threads`: torch threads of the run, `None`: `Experiment`'s default, 1).")
     from fastrl.experiments.guards import existing_run
     logger_kwargs = setup_logger_kwargs(exp_name, seed, data_dir, datestamp)
     if overwrite: logger_kwargs['overwrite'] = True
     if resume and existing_run(logger_kwargs['output_dir']): logger_kwargs['resume'] = True
     if keep_snapshots: logger_kwargs['keep_snapshots'] = True
     if quiet: logger_kwargs['show'] = False
+    if threads is not None: logger_kwargs['threads'] = threads
     return logger_kwargs
 
 def call_experiment(
@@ -146,12 +147,14 @@ def call_experiment(
     keep_snapshots:bool=False, # Keep the saved model of every saved epoch (`test_policy --itr`)
     quiet:bool=False, # No progress bars or epoch table (the progress file is written as always)
     resume:bool=False, # Continue the run the output folder holds, if any (a grid's `resume`)
+    threads:int|None=None, # Torch threads of the run (recorded in config.json); `None`: 1
     # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     **kwargs):
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     seed = kwargs.get('seed', 0)
-    logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet, resume)
+    logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
+                                      threads)
     _announce(logger_kwargs, seed, num_cpu)
     _call(thunk, kwargs, logger_kwargs, num_cpu)
     return logger_kwargs['output_dir']
@@ -242,34 +245,66 @@ def _ray_map(jobs:list, address, num_cpu:int, report):
             report(refs[done[0]], ray.get(done[0]))
     finally: ray.shutdown()
 
+def _pool_worker(conn, threads:int, stop):
+    ("A worker process of `_pool_map`: runs the `(i, spec, log)` jobs it receives one after another, answering "
+     "`(i, rc)`; it stops its run (as Ctrl-C does) when the grid's process dies, and ends at `None`.")
+    init_worker(threads, stop)
+    if sys.platform.startswith('linux'):   # the grid's process killed (even by SIGKILL): stop, don't run on orphaned
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGINT))   # PR_SET_PDEATHSIG
+        if os.getppid() == 1: return
+    while (job := conn.recv()) is not None:
+        i, spec, log = job
+        conn.send((i, run_variant(spec, log)))
+
 def _pool_map(jobs:list, workers:int, threads:int, report):
-    ("Run each `(spec, log)` of `jobs` in a pool of `workers` processes (started once, each running variants one "
-     "after another); `report(i, rc)` as each ends.")
-    # the workers import these functions by name (also when this runs in a notebook)
-    from fastrl.experiments import launch
+    ("Run each `(spec, log)` of `jobs` in a pool of `workers` processes (each running variants one after another); "
+     "`report(i, rc)` as each ends. A worker that dies (killed, out of memory) fails its own variant only "
+     "(`-signal`): a new worker takes the rest.")
+    from fastrl.experiments import launch   # the workers import it by name (also when this runs in a notebook)
     ctx = multiprocessing.get_context('spawn')   # a clean process: no threads or OpenMP state inherited
-    stop = ctx.Event()
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx, initializer=launch.init_worker,
-                                                initargs=(threads, stop)) as ex:
-        futs = {ex.submit(launch.run_variant, spec, log): i for i, (spec, log) in enumerate(jobs)}
-        try:
-            for f in concurrent.futures.as_completed(futs):
-                try: rc = f.result()
-                except concurrent.futures.process.BrokenProcessPool: rc = -9   # a worker died (killed, out of memory)
-                report(futs[f], rc)
-        except KeyboardInterrupt:   # Ctrl-C reached the workers too; `kill` of this process only reaches here
-            stop.set()
-            for p in list((ex._processes or {}).values()): p.is_alive() and os.kill(p.pid, signal.SIGINT)
-            ex.shutdown(wait=True, cancel_futures=True)
-            for f, i in futs.items():
-                if f.done() and not f.cancelled() and f.exception() is None: report(i, f.result())
-            raise
+    stop, todo, busy = ctx.Event(), list(range(len(jobs))), {}   # busy: {process: (pipe, job index or None)}
+    def start():
+        here, there = ctx.Pipe()
+        p = ctx.Process(target=launch._pool_worker, args=(there, threads, stop), daemon=True); p.start(); there.close()
+        busy[p] = (here, None)
+    def feed(p):
+        conn, _ = busy[p]
+        if todo: i = todo.pop(0); conn.send((i, *jobs[i])); busy[p] = (conn, i)
+        else: conn.send(None); busy.pop(p); conn.close(); p.join()
+    try:
+        for _ in range(min(workers, len(jobs))): start()
+        for p in list(busy): feed(p)
+        while busy:
+            ready = multiprocessing.connection.wait([c for c, _ in busy.values()] + [p.sentinel for p in busy])
+            for p, (conn, i) in list(busy.items()):
+                try: j, rc = conn.recv() if conn in ready else (None, None)
+                except EOFError: j = None   # died: the sentinel says so too
+                if j is not None: report(j, rc); feed(p)
+                elif p.sentinel in ready or not p.is_alive():   # died in a variant: that variant alone failed
+                    p.join(); busy.pop(p); conn.close()
+                    if i is not None: report(i, p.exitcode or -9)
+                    if todo and not stop.is_set(): start(); feed(list(busy)[-1])
+    except KeyboardInterrupt:   # Ctrl-C reached the workers too; `kill` of this process only reaches here
+        stop.set()
+        for p in busy: p.is_alive() and os.kill(p.pid, signal.SIGINT)
+        for p, (conn, i) in list(busy.items()):
+            try:
+                while True:   # each running variant answers once it has stopped at its last saved epoch
+                    j, rc = conn.recv()
+                    if i is not None: report(j, rc)
+                    conn.send(None)
+            except (EOFError, OSError): pass
+            p.join()
+        raise
+
+def _status(rc:int)->str: return f'killed by signal {-rc}' if rc < 0 else f'exit {rc}'
 
 def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each variant
                  workers:int=2, # Variants at once, each in a worker process of its own
                  ray:bool|str=False, # Ray tasks instead: `True` on a local Ray instance, else a cluster's address
                  num_cpu:int|str=1, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                 keep_snapshots:bool=False, quiet:bool=False, resume:bool=False)->list:
+                 keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None)->list:
     ("Run the variants of `todo` `workers` at a time in worker processes (or as Ray tasks); returns their output "
      "folders. Each variant's console goes to `OUTPUT_DIR.log`; one that fails does not stop the others and all "
      "failures are reported together at the end (`LaunchError`).")
@@ -277,7 +312,8 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     if ray: data_dir = osp.abspath(data_dir or default_data_dir())   # the tasks may start in another folder
     jobs, outs = [], []
     for name, fn, var in todo:
-        lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet, resume)
+        lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
+                               threads)
         spec = dict(thunk=fn_ref(fn), kwargs=_encode(var, 'kwargs'), logger_kwargs=lk, num_cpu=num_cpu)
         jobs.append((spec, lk['output_dir'] + '.log')); outs.append(lk['output_dir'])
     n, rcs, t0 = len(jobs), [None] * len(jobs), time.time()
@@ -285,7 +321,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     print(f"Running {n} variants {where}; each one's output is in OUTPUT_DIR.log", flush=True)
     def report(i, rc):
         rcs[i] = rc
-        state = {0: 'done', 130: 'stopped', NOT_STARTED: 'not started'}.get(rc, f'FAILED (exit {rc})')
+        state = {0: 'done', 130: 'stopped', NOT_STARTED: 'not started'}.get(rc, f'FAILED ({_status(rc)})')
         print(f"[{sum(r is not None for r in rcs)}/{n}] {state}: {outs[i]} "
               f"({time.time() - t0:.0f} s since the grid started)", flush=True)
     try:
@@ -303,7 +339,8 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     bad = [(o, rc, log) for o, rc, (_, log) in zip(outs, rcs, jobs) if rc]
     if bad:
         raise LaunchError(f"{len(bad)} of {n} variants failed: " + '; '.join(
-            f"{o} (exit {rc}: {last_line(log) or 'no output'}; log {log})" for o, rc, log in bad))
+            f"{o} ({_status(rc)}{'' if rc < 0 else ': ' + (last_line(log) or 'no output')}; log {log})"
+            for o, rc, log in bad))
     return outs
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3689d396

@@ -10,7 +10,8 @@ import importlib, os, os.path as osp, time
 
 # %% auto #0
 __all__ = ['ACTIVATIONS', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
-           'make_env_fn', 'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu']
+           'make_env_fn', 'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor',
+           'check_threads', 'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -111,3 +112,34 @@ def resolve_num_cpu(num_cpu)->int:
     if isinstance(num_cpu, bool) or not isinstance(num_cpu, int) or num_cpu < 1:
         raise ValueError(f"num_cpu must be a positive int or 'auto', got {num_cpu!r}")
     return num_cpu
+
+# %% ../../nbs/20f_experiments.settings.ipynb #ee24111c
+def processor()->str:
+    ("This machine's processor (vendor, family, model, stepping and name from /proc/cpuinfo; `platform.processor()` "
+     "elsewhere).")
+    import platform
+    try:
+        with open('/proc/cpuinfo') as f: first = f.read().split('\n\n')[0]
+    except OSError: return platform.processor() or platform.machine() or 'unknown'
+    f = {k.strip(): v.strip() for k, _, v in (l.partition(':') for l in first.splitlines())}
+    return (f"{f.get('vendor_id', '?')} family {f.get('cpu family', '?')} model {f.get('model', '?')} stepping "
+            f"{f.get('stepping', '?')} ({f.get('model name', '?')})")
+
+def check_threads(threads)->int:
+    "`threads` (torch's intra-op threads of a run) if it is an int >= 1, else a `ConfigError` naming `--threads`."
+    from fastrl.core import ConfigError
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ConfigError(f"threads (--threads) must be an integer >= 1, got {threads!r}")
+    return threads
+
+def apply_numerics(threads:int=1):
+    ("Set this process's torch intra-op threads to `threads` (and OpenMP's for processes it starts), the way every "
+     "launcher does for a run.")
+    import torch
+    torch.set_num_threads(check_threads(threads))
+    os.environ['OMP_NUM_THREADS'] = str(threads)
+
+def numerics(threads:int=1)->dict:
+    "What `config.json` records of the settings that change a run's floating-point results, and of its hardware."
+    import torch
+    return dict(threads=threads, device='cpu', torch=torch.__version__, processor=processor())
