@@ -37,8 +37,17 @@ def final_scores(logdirs:list, # Run folders, or folders holding runs (as `plot`
         if col not in d: raise ConfigError(f"no column {col!r} in {osp.join(path, 'progress.txt')}")
         variant = (d['Condition1'].iloc[0] if not by else
                    ' '.join(f"{k}={config.get(k)}" for k in by))
-        rows.append(dict(variant=variant, task=_task(config), run=path, score=float(d[col].tail(last).mean())))
+        rows.append(dict(variant=variant, task=_task(config), run=path, score=float(d[col].tail(last).mean()),
+                         hardware=_hardware(config)))
     return pd.DataFrame(rows)
+
+def _hardware(config:dict)->str:
+    ("Where a run's numbers were made, from its `config.json` (`numerics`): processor, torch threads and device, and "
+     "any other processor it was resumed on.")
+    n = (config.get('__fastrl__') or {}).get('numerics')
+    if not n: return 'not recorded'
+    more = ''.join(f' + resumed on {p}' for p in n.get('resumed_on', []))
+    return f"{n.get('processor')}, {n.get('threads')} thread{'s' * (n.get('threads') != 1)}, {n.get('device')}{more}"
 
 # %% ../../nbs/26_experiments.study.ipynb #9c945f51
 def prob_improvement(x, y)->float:
@@ -165,5 +174,9 @@ def main(args:list=None):
     if runs.task.nunique() > 1 and a.norm is None:
         print("No IQM across tasks: their returns are on different scales (--norm TASK=LOW:HIGH per task gives one "
               "of normalised scores).")
+    if runs.hardware.nunique() > 1:
+        print(f"Note: these runs ran on {runs.hardware.nunique()} kinds of hardware or thread settings, so runs of one "
+              "config and seed need not agree to the digit: " + '; '.join(
+              f"{h} ({n} run{'s' * (n != 1)})" for h, n in runs.hardware.value_counts(sort=False).items()))
     print(f"wrote {out}.csv, {out}_improvement.csv, {out}.png")
     return scores, imp
