@@ -21,14 +21,7 @@ SB3_LIMITS = """\
 - random actions and the first update both start at `learning_starts`: update_after must equal start_steps;
 - TD3's delayed policy updates come on critic updates d, 2d, ... (as fastrl's; Spinning Up's on 0, d, ...)."""
 
-def cpu()->str:
-    ("The processor (vendor, family, model, stepping, name, from /proc/cpuinfo; `platform.processor()` elsewhere): "
-     "the report compares the speed of runs on one kind only.")
-    try: first = Path('/proc/cpuinfo').read_text().split('\n\n')[0]
-    except OSError: return platform.processor() or 'unknown'
-    f = {k.strip(): v.strip() for k, _, v in (l.partition(':') for l in first.splitlines())}
-    return (f"{f.get('vendor_id', '?')} family {f.get('cpu family', '?')} model {f.get('model', '?')} stepping "
-            f"{f.get('stepping', '?')} ({f.get('model name', '?')})")
+from fastrl.experiments.settings import processor as cpu   # the report compares the speed of runs on one kind only
 
 def versions()->dict:
     "Versions of what a run depends on, and the processor it ran on."
