@@ -12,8 +12,9 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device', 'evaluating',
-           'FastrlError', 'ConfigError', 'RunAborted']
+__all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device',
+           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'WriteFailed', 'atomic_write',
+           'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -138,3 +139,67 @@ class RunAborted(FastrlError, RuntimeError):
      "ones.")
     exit_code = 1
 
+
+# %% ../nbs/00_core.ipynb #d58929ea
+import errno as _errno, os
+WRITE_HOOK = None   # fault injection: `WRITE_HOOK(path, phase)` before each phase of each write
+
+class WriteFailed(RunAborted):
+    "A file could not be written (disk full, I/O error, read-only): the file on disk is the old one, complete."
+
+def _advice(e:OSError)->str:
+    if e.errno in (_errno.ENOSPC, _errno.EDQUOT): return 'the disk is full: free some space'
+    if e.errno in (_errno.EROFS, _errno.EACCES, _errno.EPERM): return 'the folder is not writable: check its permissions'
+    if e.errno == _errno.ENAMETOOLONG: return 'the name is too long for the file system: choose a shorter one'
+    return 'check the disk'
+
+def _phase(path, phase):
+    if WRITE_HOOK is not None: WRITE_HOOK(str(path), phase)
+
+def atomic_write(path, data, keep_previous:str|None=None):
+    ("Write `data` (bytes, str, or a function `f(file)` writing into a binary file) to `path` atomically; "
+     "`keep_previous`: the name the replaced file keeps. An `OSError` becomes a one-line `WriteFailed`.")
+    from pathlib import Path
+    path = Path(path); tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
+    try:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _phase(path, 'open')
+            with open(tmp, 'wb') as f:
+                _phase(path, 'write')
+                if callable(data): data(f)
+                else: f.write(data.encode() if isinstance(data, str) else data)
+                f.flush(); _phase(path, 'sync'); os.fsync(f.fileno())
+            _phase(path, 'rename')
+            if keep_previous and path.exists():   # link, then swap: at every moment `path` is a complete file
+                link = path.with_name(f'.{path.name}.prev{os.getpid()}')
+                try: os.link(path, link)
+                except OSError:
+                    import shutil; shutil.copy2(path, link)   # a file system without hard links
+                os.replace(link, path.with_name(keep_previous))
+            os.replace(tmp, path)
+        finally:
+            try: tmp.unlink()
+            except FileNotFoundError: pass
+    except OSError as e: raise WriteFailed(f"cannot write {path} ({e.strerror or e}): {_advice(e)}") from None
+
+def remove_stale_temporaries(folder):
+    ("Delete the temporary files that `atomic_write`s of a killed process left in `folder` and its subfolders "
+     "(`.NAME.tmpPID`, `.NAME.prevPID`); call it only while holding the folder's lock.")
+    import re
+    from pathlib import Path
+    for p in Path(folder).rglob('.*'):
+        if re.fullmatch(r'\..+\.(tmp|prev)\d+', p.name) and p.is_file(): p.unlink(missing_ok=True)
+
+def append_line(path, line:str):
+    "Append `line` and a newline to `path`; if that fails the file is cut back to what it was (`WriteFailed`)."
+    try:
+        with open(path, 'a') as f:
+            n = f.tell()
+            try:
+                _phase(path, 'append'); f.write(line + '\n'); f.flush()
+            except OSError:
+                try: f.truncate(n)
+                except OSError: pass
+                raise
+    except OSError as e: raise WriteFailed(f"cannot write {path} ({e.strerror or e}): {_advice(e)}") from None

@@ -13,7 +13,7 @@ import torch
 from torch import nn, Tensor
 from torch.utils.data import IterDataPipe
 import gymnasium as gym
-from ..core import Record, SimpleStep, ConfigError
+from ..core import Record, SimpleStep, ConfigError, atomic_write
 from ..pipes.core import all_dps, find_dps
 from ..envs.gym import GymStepper
 from ..memory.experience_replay import ReplayStorage
@@ -314,19 +314,7 @@ def previous_path(path)->Path:
 def save_checkpoint(obj, path, keep_previous:bool=False):
     ("`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`); `keep_previous`: the replaced "
      "file stays as `previous_path(path)`.")
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
-    try:
-        with open(tmp, 'wb') as f:
-            torch.save(obj, f); f.flush(); os.fsync(f.fileno())
-        if keep_previous and path.exists():   # link, then swap: at every moment `path` holds a complete checkpoint
-            link = path.with_name(f'.{path.name}.prev{os.getpid()}')
-            try: os.link(path, link)
-            except OSError: shutil.copy2(path, link)   # a file system without hard links
-            os.replace(link, previous_path(path))
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists(): tmp.unlink()
+    atomic_write(path, lambda f: torch.save(obj, f), keep_previous=previous_path(path).name if keep_previous else None)
 
 def load_checkpoint(path, map_location='cpu'):
     "Load a checkpoint written by `save_checkpoint` (weights only: tensors, numbers, strings, lists, dicts)."

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import gymnasium as gym
 from fastcore.all import L
-from ..core import Record, set_seed, ConfigError, RunAborted
+from ..core import Record, set_seed, ConfigError, RunAborted, atomic_write, remove_stale_temporaries
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
@@ -156,6 +156,7 @@ class Experiment:
         except OSError as e:
             raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
         try:
+            remove_stale_temporaries(d)   # of writes a killed run left behind
             # again, under the lock
             if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)
             if not self.resume:
@@ -191,9 +192,7 @@ class Experiment:
         return {'__fastrl__': dict(meta, numerics=num)}
 
     def _write_json(self, cfg:dict):
-        tmp = self.output_dir/'.config.json.tmp'
-        tmp.write_text(json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
-        os.replace(tmp, self.output_dir/'config.json')
+        atomic_write(self.output_dir/'config.json', json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
 
     def save_config(self):
         ("Write `config.json`: every argument (readable strings for what JSON cannot hold), `exp_name`, and how to "
@@ -235,8 +234,7 @@ class Experiment:
         if not lines: return
         i = lines[0].split('\t').index('Epoch') if 'Epoch' in lines[0].split('\t') else None
         keep = [l for l in lines[1:] if i is not None and float(l.split('\t')[i]) <= epoch]
-        tmp = p.with_name('.' + p.name + '.tmp'); tmp.write_text('\n'.join([lines[0]] + keep) + '\n')
-        os.replace(tmp, p)
+        atomic_write(p, '\n'.join([lines[0]] + keep) + '\n')
 
     def dataloaders(self, env_fn, agent=None, num_envs:int=1, max_ep_len:int|None=None, **kwargs)->L:
         "`env_dataloaders` seeded with `exp.seed` (`seed + 10000*rank`)."
@@ -253,10 +251,10 @@ class Experiment:
         return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]
 
     def _on_epoch_end(self, epoch:int):
-        self.last_epoch = epoch
         if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs):
             self.save_model(epoch)
         if self.checkpoint: self.save_checkpoint(epoch)
+        self.last_epoch = epoch   # saved: a write that failed above leaves the last one before
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."

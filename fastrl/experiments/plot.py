@@ -176,7 +176,9 @@ def make_plots(
         first = resolve_logdirs(all_logdirs, select, exclude)[0]
         savefig = osp.join(first, 'plot_' + '-'.join(values) + ('_iqm' if iqm else '') + '.png')
     if savefig:
-        fig.savefig(savefig, dpi=100)
+        from fastrl.core import atomic_write
+        ext = osp.splitext(savefig)[1][1:].lower() or 'png'
+        atomic_write(savefig, lambda f: fig.savefig(f, dpi=100, format=ext))
         print(f'saved {savefig}')
     return fig
 

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch import Tensor
 from ..pipes.core import Pipe
-from ..core import Record
+from ..core import Record, append_line, atomic_write
 from ..pipes.core import all_dps
 from ..envs.gym import env_step_counter
 from ..loggers.core import (LoggerBase, ProgressBarLogger, EpocherCollector, BatchCollector, EpisodeTracker,
@@ -170,24 +170,21 @@ class ProgressFile(LoggerBase):
             with open(self.path) as f: self.columns = f.readline().rstrip('\n').split('\t')
         else:
             self.columns = spinup_columns(declared_titles(self.source_datapipe))
-            with open(self.path, 'w') as f: f.write('\t'.join(self.columns) + '\n')
+            atomic_write(self.path, '\t'.join(self.columns) + '\n')
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.write_row(self.acc.row())
         else: self.acc.add(r)
     def write_row(self, row:dict):
         new = [k for k in row if k not in self.columns]
         if new: self._add_columns(new)
-        with open(self.path, 'a') as f:
-            f.write('\t'.join(_fmt(row.get(k)) for k in self.columns) + '\n'); f.flush()
+        append_line(self.path, '\t'.join(_fmt(row.get(k)) for k in self.columns))
     def _add_columns(self, new):
         lines = self.path.read_text().splitlines()[1:]
         self.columns = spinup_columns(self.columns + new)
         with open(self.path) as f: header = f.readline().rstrip('\n').split('\t')
         rows = [dict(zip(header, l.split('\t'))) for l in lines]
-        tmp = self.path.with_suffix('.tmp')
-        tmp.write_text('\t'.join(self.columns) + '\n'
-                       + ''.join('\t'.join(r.get(k, 'nan') for k in self.columns) + '\n' for r in rows))
-        os.replace(tmp, self.path)
+        atomic_write(self.path, '\t'.join(self.columns) + '\n'
+                     + ''.join('\t'.join(r.get(k, 'nan') for k in self.columns) + '\n' for r in rows))
 
 class TensorBoardSink(LoggerBase):
     ("Writes each epoch's means as TensorBoard scalars (`tensorboard` needed), x-axis `TotalEnvInteracts` (or the "

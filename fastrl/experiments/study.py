@@ -8,7 +8,7 @@ and a figure; `python -m fastrl.run report DIR ...`."""
 from __future__ import annotations
 import argparse, itertools, json, os, os.path as osp, re
 import numpy as np, pandas as pd
-from ..core import ConfigError
+from ..core import ConfigError, atomic_write
 from .plot import PlotFigure, get_all_datasets, iqm, stratified_bootstrap
 
 # %% auto #0
@@ -169,8 +169,8 @@ def main(args:list=None):
     with pd.option_context('display.width', 200, 'display.max_columns', 20):
         print(scores.to_string(index=False, float_format='%.4g'), '', imp.to_string(index=False, float_format='%.3f'),
               sep='\n')
-    scores.to_csv(out + '.csv', index=False); imp.to_csv(out + '_improvement.csv', index=False)
-    fig.savefig(out + '.png', dpi=110)
+    atomic_write(out + '.csv', scores.to_csv(index=False)); atomic_write(out + '_improvement.csv', imp.to_csv(index=False))
+    atomic_write(out + '.png', lambda f: fig.savefig(f, dpi=110, format='png'))
     if runs.task.nunique() > 1 and a.norm is None:
         print("No IQM across tasks: their returns are on different scales (--norm TASK=LOW:HIGH per task gives one "
               "of normalised scores).")

@@ -31,8 +31,8 @@ def gif_bytes(frames, fps:int=30, max_side:int=256)->bytes:
 
 def save_gif(frames, path, fps:int=30, max_side:int=256)->Path:
     "Write the frames `[T,H,W,3]` to `path` as an animated GIF."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(gif_bytes(frames, fps, max_side))
+    from fastrl.core import atomic_write
+    atomic_write(path, gif_bytes(frames, fps, max_side))
     return path
 
 # %% ../../nbs/05b_loggers.vscode_visualizers.ipynb #6348d398
