@@ -33,8 +33,8 @@ _PLAIN = (bool, int, float, str, type(None))
 
 def encode(o):
     "Plain data as weights-only-loadable values (`_SKIP` for what is not plain data)."
+    if isinstance(o, np.generic): return o.item()   # first: np.float64 is a float, and weights-only loading refuses it
     if isinstance(o, _PLAIN): return o
-    if isinstance(o, np.generic): return o.item()
     if isinstance(o, np.ndarray):
         if o.dtype == object: return _SKIP
         return {'__ndarray__': (torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf'

@@ -17,7 +17,7 @@ from ..data.block import DataBlock
 
 # %% auto #0
 __all__ = ['EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state', 'SpacesEnv', 'to_json',
-           'from_ref']
+           'from_ref', 'read_config', 'settings_of', 'check_settings']
 
 # %% ../../nbs/20a_experiments.config.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -265,3 +265,33 @@ def from_ref(ref):
     obj = importlib.import_module(mod)
     for part in name.split('.'): obj = getattr(obj, part)
     return obj
+
+# %% ../../nbs/20a_experiments.config.ipynb #934c9659
+def read_config(folder)->dict:
+    "The `config.json` of run folder `folder` as a dict, or a `ConfigError` saying what is wrong with the file."
+    from pathlib import Path
+    p = Path(folder)/'config.json'
+    if not p.exists(): raise ConfigError(f"{p} does not exist: is {folder} the output folder of a run?")
+    try: cfg = json.loads(p.read_text())
+    except (OSError, ValueError, UnicodeDecodeError) as e: cfg = e
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{p} is damaged ({'not JSON' if isinstance(cfg, Exception) else 'not a JSON object'}): "
+                          "restore it from a copy of the run, or start the run again with --overwrite")
+    return cfg
+
+def settings_of(config:dict)->str:
+    ("The settings of `config` (an entry function's arguments) that a run's numbers depend on, as sorted JSON text: "
+     "all but `epochs`, `logger_kwargs` and `env_fn` (a resumed run may rebuild it another way).")
+    cfg = to_json({k: v for k, v in config.items() if k not in ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__')})
+    return json.dumps({k: v for k, v in cfg.items() if ' at 0x' not in json.dumps(v)}, sort_keys=True)
+
+def check_settings(recorded:str|None, config:dict, what:str):
+    ("A `ConfigError` naming the first setting of `config` that differs from `recorded` (`settings_of` of the config "
+     "that `what`, a checkpoint or saved model, was made with).")
+    if recorded is None: return   # made before fastrl kept its settings
+    was, now = json.loads(recorded), json.loads(settings_of(config))
+    for k in sorted(set(was) | set(now)):
+        if was.get(k) != now.get(k):
+            raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "
+                              "config.json was edited after the run started; restore that value (a changed "
+                              "setting is a new run: start one with another --exp_name)")

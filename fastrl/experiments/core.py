@@ -5,7 +5,7 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import inspect, json, os, re, shlex, shutil, sys, time, warnings
+import hashlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -16,7 +16,7 @@ from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
-from .config import env_dataloaders, from_ref, to_json
+from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, to_json
 from .distributed import get_rank, setup_distributed
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
@@ -118,7 +118,7 @@ class Experiment:
             raise ConfigError(f"{self.output_dir} has no checkpoint.pt to resume from (the run ended or stopped "
                               "before its first epoch was saved, or ran with checkpoint=False): "
                               "start it again with --overwrite")
-        try: ck = load_checkpoint(p)
+        try: ck = load_checkpoint(p); ck['epoch']
         except Exception as e:
             prev = previous_path(p)
             try:
@@ -127,12 +127,37 @@ class Experiment:
             except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
             raise ConfigError(f"{p} cannot be read ({type(e).__name__}; "
                               f"truncated or not a checkpoint); {kept}") from None
+        check_settings(ck.get('settings'), self.config, f"its checkpoint (epoch {ck['epoch']})")
+        self._check_progress(ck)
         epochs = self.config.get('epochs')
         if isinstance(epochs, int) and ck['epoch'] >= epochs:
             raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): "
                               "to train it longer, "
                               f"`{resume_command(self.output_dir)} --epochs N` with N > {ck['epoch']}")
         return ck
+
+    def _progress_upto(self, epoch:int)->str|None:
+        "The progress file's header and rows of epochs <= `epoch` (`None`: no file, or a row that is not one)."
+        p = self.output_dir/self.output_fname
+        try: lines = p.read_text().splitlines()
+        except (OSError, UnicodeDecodeError): return None
+        if not lines or 'Epoch' not in lines[0].split('\t'): return None
+        i = lines[0].split('\t').index('Epoch')
+        try: keep = [l for l in lines[1:] if float(l.split('\t')[i]) <= epoch]
+        except (ValueError, IndexError): return None
+        return '\n'.join([lines[0]] + keep) + '\n'
+
+    def _check_progress(self, ck:dict):
+        ("A `ConfigError` when the progress file's rows up to the checkpoint's epoch are not the ones that were written "
+         "(deleted, cut, edited): a resumed run would go on with rows missing or wrong.")
+        want = ck.get('progress_sha256')
+        if want is None: return   # a checkpoint of a fastrl that kept no digest
+        kept = self._progress_upto(ck['epoch'])
+        if kept is None or hashlib.sha256(kept.encode()).hexdigest() != want:
+            p = self.output_dir/self.output_fname
+            raise ConfigError(f"{p} {'is missing' if not p.exists() else 'is not what the run wrote'} up to epoch "
+                              f"{ck['epoch']} of its checkpoint (deleted, cut or edited since): resuming would lose "
+                              "or falsify those rows; restore the file, or start the run again with --overwrite")
 
     def _agree(self, f):
         "Run `f` on rank 0; every rank raises the `ConfigError` it raised (no rank is left alone in a collective)."
@@ -228,13 +253,8 @@ class Experiment:
 
     def _truncate_progress(self, epoch:int):
         "Keep the header and the rows of epochs <= `epoch` (rows written after the last checkpoint are redone)."
-        p = self.output_dir/self.output_fname
-        if not p.exists(): return
-        lines = p.read_text().splitlines()
-        if not lines: return
-        i = lines[0].split('\t').index('Epoch') if 'Epoch' in lines[0].split('\t') else None
-        keep = [l for l in lines[1:] if i is not None and float(l.split('\t')[i]) <= epoch]
-        atomic_write(p, '\n'.join([lines[0]] + keep) + '\n')
+        p, kept = self.output_dir/self.output_fname, self._progress_upto(epoch)
+        if kept is not None: atomic_write(p, kept)
 
     def dataloaders(self, env_fn, agent=None, num_envs:int=1, max_ep_len:int|None=None, **kwargs)->L:
         "`env_dataloaders` seeded with `exp.seed` (`seed + 10000*rank`)."
@@ -261,7 +281,7 @@ class Experiment:
         sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch,
               'env_stats': train_norm_stats(self.learner),
               # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
-              'spaces': train_spaces(self.learner)}
+              'spaces': train_spaces(self.learner), 'settings': settings_of(self.config)}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
@@ -273,7 +293,11 @@ class Experiment:
             torch.distributed.gather_object(st, sts, dst=0)
         else: sts = [st]
         if self.is_main:
-            save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts},
+            p = self.output_dir/self.output_fname
+            save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts,
+                             'settings': settings_of(self.config),
+                             # what the progress file holds now: a resume checks its rows were kept as written
+                             'progress_sha256': hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else None},
                             self.output_dir/'checkpoint.pt', keep_previous=True)
         # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
         if self.world_size > 1: torch.distributed.barrier()
@@ -325,7 +349,11 @@ class Experiment:
     def _load_model(self):
         p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
         if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
-        sd = load_checkpoint(p)
+        try: sd = load_checkpoint(p); sd['models']
+        except Exception as e:
+            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model): "
+                              f"`{resume_command(self.output_dir)} --epochs N` saves it again") from None
+        check_settings(sd.get('settings'), self.config, f"its saved model {p.name}")
         for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
         self.saved_epoch = sd['epoch']
         return self
@@ -350,8 +378,7 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     "Call the entry function recorded in `output_dir/config.json` with its arguments, `overrides` and `logger_kwargs`."
     output_dir = Path(output_dir)
     p = output_dir/'config.json'
-    if not p.exists(): raise FileNotFoundError(f"{p} does not exist: is {output_dir} the output folder of a run?")
-    cfg = json.loads(p.read_text())
+    cfg = read_config(output_dir)
     meta = cfg.pop('__fastrl__', {})
     entry = overrides.pop('entry', None) or meta.get('entry')
     if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")

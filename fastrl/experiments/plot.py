@@ -14,6 +14,22 @@ __all__ = ['get_datasets', 'resolve_logdirs', 'get_all_datasets', 'smooth', 'iqm
            'summarize', 'PlotFigure', 'plot_data', 'make_plots', 'main']
 
 # %% ../../nbs/25_experiments.plot.ipynb #e410705d
+def _check_rows(path:str):
+    ("A `ValueError` naming the first line of progress file `path` that is not a complete row of numbers (cut by a "
+     "crash, or edited): a plot or report of it would be silently wrong.")
+    with open(path, errors='replace') as f: text = f.read()
+    lines = text.split('\n')
+    if len(lines) < 2: return   # empty, or a header without rows
+    n = len(lines[0].split('\t'))
+    for i, l in enumerate(lines[1:], 2):
+        if not l and i == len(lines): break   # the final newline
+        cells = l.split('\t')
+        try: ok = len(cells) == n and all(float(c) == float(c) or c == 'nan' for c in cells) and i < len(lines)
+        except ValueError: ok = False
+        if not ok:
+            raise ValueError(f"{path} line {i} is not a complete row of {n} numbers (damaged or edited): restore the "
+                             "file, or leave that run out")
+
 def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
     ("One `DataFrame` per `progress.txt` below `logdir`, with columns `Unit`, `Condition1`, `Condition2`, "
      "`Performance` added.")
@@ -28,6 +44,7 @@ def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
         except (OSError, ValueError, AttributeError): pass
         cond1 = condition or exp_name or 'exp'
         unit = units[cond1] = units.get(cond1, -1) + 1
+        _check_rows(osp.join(root, 'progress.txt'))
         try: df = pd.read_table(osp.join(root, 'progress.txt'))
         except pd.errors.EmptyDataError: continue
         if df.empty: continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse, itertools, json, os, os.path as osp, re
 import numpy as np, pandas as pd
 from ..core import ConfigError, atomic_write
+from .config import read_config
 from .plot import PlotFigure, get_all_datasets, iqm, stratified_bootstrap
 
 # %% auto #0
@@ -31,8 +32,7 @@ def final_scores(logdirs:list, # Run folders, or folders holding runs (as `plot`
     rows = []
     for d in get_all_datasets(list(logdirs)):
         path = d.attrs['path']
-        try: config = json.load(open(osp.join(path, 'config.json')))
-        except (OSError, ValueError): config = {}
+        config = read_config(path) if osp.exists(osp.join(path, 'config.json')) else {}
         col = value or 'Performance'
         if col not in d: raise ConfigError(f"no column {col!r} in {osp.join(path, 'progress.txt')}")
         variant = (d['Condition1'].iloc[0] if not by else
