@@ -285,11 +285,11 @@ def settings_of(config:dict)->str:
     cfg = to_json({k: v for k, v in config.items() if k not in ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__')})
     return json.dumps({k: v for k, v in cfg.items() if ' at 0x' not in json.dumps(v)}, sort_keys=True)
 
-def check_settings(recorded:str|None, config:dict, what:str):
-    ("A `ConfigError` naming the first setting of `config` that differs from `recorded` (`settings_of` of the config "
-     "that `what`, a checkpoint or saved model, was made with).")
+def check_settings(recorded:str|None, settings:str, what:str):
+    ("A `ConfigError` naming the first setting in `settings` (`settings_of` of the config now) that differs from "
+     "`recorded` (that of the config `what`, a checkpoint or saved model, was made with).")
     if recorded is None: return   # made before fastrl kept its settings
-    was, now = json.loads(recorded), json.loads(settings_of(config))
+    was, now = json.loads(recorded), json.loads(settings)
     for k in sorted(set(was) | set(now)):
         if was.get(k) != now.get(k):
             raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "

@@ -81,6 +81,7 @@ class Experiment:
                               f"takes: {', '.join(takes)}")
         self.config = dict(config)
         check_args(self.config)   # the user's own argument names, before anything is built or written
+        self.settings = settings_of(self.config)   # what a checkpoint and a saved model keep, to catch a config edited later
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
         self.world_size = setup_distributed()
         self.rank = get_rank()
@@ -127,7 +128,7 @@ class Experiment:
             except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
             raise ConfigError(f"{p} cannot be read ({type(e).__name__}; "
                               f"truncated or not a checkpoint); {kept}") from None
-        check_settings(ck.get('settings'), self.config, f"its checkpoint (epoch {ck['epoch']})")
+        check_settings(ck.get('settings'), self.settings, f"its checkpoint (epoch {ck['epoch']})")
         self._check_progress(ck)
         epochs = self.config.get('epochs')
         if isinstance(epochs, int) and ck['epoch'] >= epochs:
@@ -281,7 +282,7 @@ class Experiment:
         sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch,
               'env_stats': train_norm_stats(self.learner),
               # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
-              'spaces': train_spaces(self.learner), 'settings': settings_of(self.config)}
+              'spaces': train_spaces(self.learner), 'settings': self.settings}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
@@ -295,7 +296,7 @@ class Experiment:
         if self.is_main:
             p = self.output_dir/self.output_fname
             save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts,
-                             'settings': settings_of(self.config),
+                             'settings': self.settings,
                              # what the progress file holds now: a resume checks its rows were kept as written
                              'progress_sha256': hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else None},
                             self.output_dir/'checkpoint.pt', keep_previous=True)
@@ -353,7 +354,7 @@ class Experiment:
         except Exception as e:
             raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model): "
                               f"`{resume_command(self.output_dir)} --epochs N` saves it again") from None
-        check_settings(sd.get('settings'), self.config, f"its saved model {p.name}")
+        check_settings(sd.get('settings'), self.settings, f"its saved model {p.name}")
         for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
         self.saved_epoch = sd['epoch']
         return self
