@@ -13,8 +13,8 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device',
-           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'WriteFailed', 'atomic_write',
-           'remove_stale_temporaries', 'append_line']
+           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'UserCodeError', 'user_frames', 'user_code_error',
+           'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -127,8 +127,10 @@ def evaluating(*models):
 
 # %% ../nbs/00_core.ipynb #6babba9e
 class FastrlError(Exception):
-    "Base of the failures fastrl reports as one line (no traceback from the CLI)."
+    ("Base of the failures fastrl reports as one line (no traceback from the CLI); `detail`: lines shown under it (the "
+     "frames of the user's code that raised).")
     exit_code = 1
+    detail = ''
 
 class ConfigError(FastrlError, ValueError):
     "A bad setting, input or folder, refused before anything is written (CLI exit status 2)."
@@ -139,6 +141,41 @@ class RunAborted(FastrlError, RuntimeError):
      "ones.")
     exit_code = 1
 
+class UserCodeError(RunAborted):
+    ("The user's own code (their env, network, wrapper or pipe) raised or broke its contract: the run stops as Ctrl-C "
+     "stops, and `detail` shows the frames of their code.")
+
+
+# %% ../nbs/00_core.ipynb #fabc2493
+import os, traceback as _traceback
+
+def _library_dirs()->tuple:
+    "Folders of fastrl, the libraries it drives and Python's own modules: frames there are not the user's code."
+    import importlib.util, sysconfig
+    dirs = []
+    for m in ('fastrl', 'gymnasium', 'numpy', 'torch', 'fastcore', 'fastprogress'):
+        spec = importlib.util.find_spec(m)
+        if spec is not None and spec.submodule_search_locations: dirs += list(spec.submodule_search_locations)
+    dirs += [sysconfig.get_paths()[k] for k in ('stdlib', 'platstdlib')]
+    return tuple(os.path.realpath(d) + os.sep for d in dirs)
+
+def user_frames(tb, limit:int=6)->list:
+    "The frames of traceback `tb` that run the user's own code (innermost last, at most `limit`)."
+    lib = _library_dirs()
+    fs = [f for f in _traceback.extract_tb(tb)
+          if not f.filename.startswith('<frozen') and not os.path.realpath(f.filename).startswith(lib)]
+    return fs[-limit:]
+
+def user_code_error(e:BaseException, where:str)->UserCodeError|None:
+    ("`UserCodeError` '`where` raised `Type: message`' with the frames of the user's code in `detail`; `None` when no "
+     "frame of `e`'s traceback is theirs.")
+    fs = user_frames(e.__traceback__)
+    if not fs: return None
+    msg = str(e).strip().splitlines() or ['']
+    err = UserCodeError(f"{where} raised {type(e).__name__}" + (f": {msg[0]}" if msg[0] else ''))
+    err.detail = '\n'.join(['in your code (most recent call last):', *(l.rstrip('\n') for l in _traceback.format_list(fs)),
+                            *msg[1:]])
+    return err
 
 # %% ../nbs/00_core.ipynb #d58929ea
 import errno as _errno, os
@@ -156,18 +193,20 @@ def _advice(e:OSError)->str:
 def _phase(path, phase):
     if WRITE_HOOK is not None: WRITE_HOOK(str(path), phase)
 
-def atomic_write(path, data, keep_previous:str|None=None):
+def atomic_write(path, data, keep_previous:str|None=None, by_path:bool=False):
     ("Write `data` (bytes, str, or a function `f(file)` writing into a binary file) to `path` atomically; "
-     "`keep_previous`: the name the replaced file keeps. An `OSError` becomes a one-line `WriteFailed`.")
+     "`keep_previous`: the name the replaced file keeps; `by_path`: `data(tmp_path)` writes the file itself (a video "
+     "encoder; the temporary name keeps the suffix). An `OSError` becomes a one-line `WriteFailed`.")
     from pathlib import Path
-    path = Path(path); tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}')
+    path = Path(path); tmp = path.with_name(f'.{path.name}.tmp{os.getpid()}' + (path.suffix if by_path else ''))
     try:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             _phase(path, 'open')
             with open(tmp, 'wb') as f:
                 _phase(path, 'write')
-                if callable(data): data(f)
+                if by_path: data(tmp)
+                elif callable(data): data(f)
                 else: f.write(data.encode() if isinstance(data, str) else data)
                 f.flush(); _phase(path, 'sync'); os.fsync(f.fileno())
             _phase(path, 'rename')
@@ -181,7 +220,9 @@ def atomic_write(path, data, keep_previous:str|None=None):
         finally:
             try: tmp.unlink()
             except FileNotFoundError: pass
-    except OSError as e: raise WriteFailed(f"cannot write {path} ({e.strerror or e}): {_advice(e)}") from None
+    except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None
+
+def _why(e:OSError)->str: return e.strerror or (str(e).strip().splitlines() or [type(e).__name__])[0]
 
 def remove_stale_temporaries(folder):
     ("Delete the temporary files that `atomic_write`s of a killed process left in `folder` and its subfolders "
@@ -189,7 +230,7 @@ def remove_stale_temporaries(folder):
     import re
     from pathlib import Path
     for p in Path(folder).rglob('.*'):
-        if re.fullmatch(r'\..+\.(tmp|prev)\d+', p.name) and p.is_file(): p.unlink(missing_ok=True)
+        if re.fullmatch(r'\..+\.(tmp|prev)\d+(\.\w+)?', p.name) and p.is_file(): p.unlink(missing_ok=True)
 
 def append_line(path, line:str):
     "Append `line` and a newline to `path`; if that fails the file is cut back to what it was (`WriteFailed`)."
@@ -202,4 +243,4 @@ def append_line(path, line:str):
                 try: f.truncate(n)
                 except OSError: pass
                 raise
-    except OSError as e: raise WriteFailed(f"cannot write {path} ({e.strerror or e}): {_advice(e)}") from None
+    except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None

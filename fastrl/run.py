@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast, difflib, importlib, inspect, os, re, signal, sys, threading
 from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
-from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_name,
+from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_kwargs,
+                                         check_env_name,
                                          check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers)
 
 
@@ -231,6 +232,12 @@ def build_grid(algo:str, args:list)->tuple:
         raise CLIError(f"{algo} needs an environment: --env ENV_ID, a gymnasium id such as CartPole-v1")
     if any(k.split(':')[0] == 'env_kwargs' for k in grid_keys) and 'env_name' not in grid_keys:
         raise CLIError("--env_kwargs needs --env ENV_ID")
+    for key, vs in grid_keys.items():   # a key the env does not take: refused here, not in each run's first reset
+        if key.split(':')[0] != 'env_kwargs': continue
+        keys = [key.split(':', 1)[1]] if ':' in key else [k for v in vs for k in v]
+        for env in grid_keys['env_name']:
+            try: check_env_kwargs(env, keys)
+            except ValueError as e: raise CLIError(f"{flag[key]}: {e}") from None
     if 'aug' in grid_keys and hasattr(fn, 'ablations'):   # named graph edits: refused here, before any run starts
         from fastrl.pipes.ablations import check_aug
         for v in grid_keys['aug']:
@@ -315,10 +322,12 @@ def test_policy_cmd(args:list):
                    help='deterministic (mean) actions for stochastic policies')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot "
                                                "rebuild (a Python callable)")
+    p.add_argument('--video', default=None, help='video file written when rendering without a screen '
+                                                 '(default: DIR/test_policy.mp4)')
     a = p.parse_args(args)
     f = _delegate('fastrl.experiments.test_policy', 'test_policy_main')
     try: return f(a.fpath, len=a.len, episodes=a.episodes, norender=a.norender, itr=a.itr,
-                  deterministic=a.deterministic, **_env_override(a.env))
+                  deterministic=a.deterministic, video_path=a.video, **_env_override(a.env))
     # not a run folder, no saved model, env not rebuildable
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'test_policy: {e}') from None
 
@@ -364,7 +373,18 @@ def _usage()->str:
 
 def _sigterm(signum, frame): raise KeyboardInterrupt   # `kill PID` ends a run as Ctrl-C does: one line, resumable
 
+_ELSEWHERE = {'plot': 'save the figure elsewhere with --savefig PATH.png', 'report': 'write the report elsewhere with '
+              '--out PREFIX', 'test_policy': 'write the video elsewhere with --video PATH.mp4, or pass -nr (no video)'}
+
 def _run(argv:list):
+    "`_run_cmd`; a file a reading command could not write names the flag that writes it elsewhere."
+    try: return _run_cmd(argv)
+    except Exception as e:
+        core = sys.modules.get('fastrl.core')
+        if core is None or not isinstance(e, core.WriteFailed) or argv[0] not in _ELSEWHERE: raise
+        raise core.WriteFailed(f"{e}; or {_ELSEWHERE[argv[0]]}") from None
+
+def _run_cmd(argv:list):
     if not argv or argv[0] in ('-h', '--help'): return print(_usage())
     cmd, args = argv[0], argv[1:]
     if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
@@ -390,6 +410,7 @@ def main(argv:list=None):
         if not (user or isinstance(e, (CLIError, LaunchError))): raise   # a bug: its traceback is wanted
         stopped = user and e.exit_code == 130   # Ctrl-C / SIGTERM: the run stopped as asked, not an error
         print(f"fastrl.run: {'' if stopped else 'error: '}{e}", file=sys.stderr)
+        if getattr(e, 'detail', ''): print(e.detail, file=sys.stderr)   # the frames of the user's code that raised
         sys.exit(2 if isinstance(e, CLIError) else e.exit_code if user else 1)
     except KeyboardInterrupt:
         print('fastrl.run: interrupted', file=sys.stderr)

@@ -23,7 +23,7 @@ from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector
                                  SoftTargetUpdater, get_target_model, check_nsteps)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter, eval_mode, is_shape_error)
-from ..core import ConfigError
+from ..core import ConfigError, UserCodeError
 from ..core import Loss
 
 # %% auto #0
@@ -214,6 +214,11 @@ def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float
      "(BatchNorm by its running statistics, left unchanged).")
     with torch.no_grad(), eval_mode(t_actor), eval_mode(t_critic):
         q_next = t_critic(b.next_state, t_actor(b.next_state)).squeeze(-1)
+        # CRITICAL: any other shape would broadcast against the rewards [B]: a wrong target, maybe silently
+        if q_next.shape != b.reward.shape:
+            raise UserCodeError(f"the critic {type(t_critic).__name__} gives values of shape "
+                                f"{tuple(t_critic(b.next_state, t_actor(b.next_state)).shape)} for a batch of "
+                                f"{len(b.reward)}; DDPG's critic must give one value per (state, action): [B] or [B, 1]")
         k = b.n_steps if b.n_steps is not None else 1
         return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
 

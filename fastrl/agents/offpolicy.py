@@ -7,7 +7,7 @@ input."""
 # %% ../../nbs/10b_agents.offpolicy.ipynb #6af460a5
 from __future__ import annotations
 from ..core import ConfigError
-import torch
+import numpy as np, torch
 from torch import nn
 import gymnasium as gym
 from ..pipes.core import ReplaceDp, find_dps, find_dp
@@ -29,6 +29,11 @@ def check_box_action_space(space, algo:str, env_name:str='the env'):
     "One-line `ValueError` when `space` is not a `Box`, naming the algorithms that fit."
     if not isinstance(space, gym.spaces.Box):
         raise ConfigError(f"{algo} needs a Box action space, but {env_name} has {_space_str(space)}. {_ALTERNATIVES}")
+    # the actor's tanh output is scaled to the bounds: an infinite bound would give infinite actions
+    if not (np.isfinite(space.low).all() and np.isfinite(space.high).all()):
+        raise ConfigError(f"{algo} needs a bounded Box action space (its actor's outputs are scaled to the bounds), but "
+                          f"{env_name} has {space}: give the env's action space the finite bounds it takes, or use "
+                          "ppo, vpg or trpo (Gaussian policies need no bounds)")
 
 # %% ../../nbs/10b_agents.offpolicy.ipynb #82d9be15
 def replay_schedule(train_freq:int=1, gradient_steps:int=1):

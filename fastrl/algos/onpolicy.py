@@ -5,6 +5,7 @@ agent and the env pipe, one vector step per learner batch."""
 
 # %% ../../nbs/30_algos.onpolicy.ipynb #2356763a
 from __future__ import annotations
+import numpy as np, torch
 from ..agents.onpolicy import dp_world
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
@@ -12,7 +13,7 @@ from ..experiments.guards import check_kwargs
 from ..agents.policies import ActorCriticAgent
 
 # %% auto #0
-__all__ = ['ClipBoxActions', 'onpolicy_setup']
+__all__ = ['ClipBoxActions', 'check_value_shape', 'onpolicy_setup']
 
 # %% ../../nbs/30_algos.onpolicy.ipynb #0d049225
 class ClipBoxActions:
@@ -26,6 +27,18 @@ class ClipBoxActions:
         e = gym.make(self.env_fn) if isinstance(self.env_fn, str) else self.env_fn()
         return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
 
+def check_value_shape(ac, obs_space, algo:str):
+    ("A `ConfigError` when `ac.v` does not give one value per observation (shape [B]): a [B, 1] value would broadcast "
+     "against the returns [B] in the loss, silently.")
+    obs = torch.as_tensor(np.stack([obs_space.sample() for _ in range(2)]), dtype=torch.float32)
+    try:
+        with torch.no_grad(): v = ac.v(obs)
+    except Exception: return   # it fails on the first rollout, in its own words
+    if isinstance(v, torch.Tensor) and tuple(v.shape) != (2,):
+        raise ConfigError(f"{algo}'s actor_critic.v must give one value per observation, shape [B]; "
+                          f"{type(ac).__name__}.v gives {tuple(v.shape)} for B=2"
+                          + (": squeeze its last dimension (v(obs).squeeze(-1))" if tuple(v.shape) == (2, 1) else ''))
+
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int,
                    algo:str, async_envs:bool=False)->tuple:
     ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
@@ -34,6 +47,7 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     obs_space, act_space, _ = env_spaces(env_fn)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
+    check_value_shape(ac, obs_space, algo)
     agent = ActorCriticAgent(ac, algo=algo)
     local = steps_per_epoch // dp_world()[1]
     if local % num_envs:

@@ -7,7 +7,7 @@ whole env pipe."""
 # %% ../../nbs/02_envs.gym.ipynb #7e263f8d
 from __future__ import annotations
 from typing import Callable
-import math, os
+import linecache, math, os, traceback as _traceback
 import numpy as np
 import torch
 from torch import Tensor
@@ -15,7 +15,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import SimpleStep, is_step, RunAborted
+from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error
 from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
@@ -48,6 +48,31 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
     return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP, copy=copy)
 
 # %% ../../nbs/02_envs.gym.ipynb #1e892c5a
+def _sync_frame(e:Exception)->tuple:
+    ("`(vector env, lane, source line)` of the innermost frame of gymnasium's `SyncVectorEnv` in `e`'s traceback (the "
+     "lane it was stepping or resetting) when `e` was raised batching the lanes' outputs; `(None, lane, '')` when the "
+     "env itself raised; `(None, None, '')` when it did not raise there.")
+    found, deeper = (None, None, ''), []
+    for fr, lineno in _traceback.walk_tb(e.__traceback__):
+        f = fr.f_code.co_filename
+        if f.endswith('sync_vector_env.py') and isinstance(fr.f_locals.get('i'), int):
+            found, deeper = (fr.f_locals.get('self'), fr.f_locals['i'], linecache.getline(f, lineno)), []
+        else: deeper.append(fr.f_code.co_name)
+    # raised below the vector env inside a lane's step or reset (not in gymnasium's batching): no output to blame
+    if 'step' in deeper or 'reset' in deeper: return None, found[1], ''
+    return found
+
+def _bad_observation(venv)->tuple|None:
+    ("`(lane, what)` of the first lane whose last observation does not fit the vector env's observation space (shape, "
+     "or not numbers), else `None`.")
+    space = venv.single_observation_space
+    if not isinstance(space, gym.spaces.Box): return None
+    for lane, o in enumerate(getattr(venv, '_env_obs', None) or []):
+        a = np.asarray(o)
+        if a.shape != space.shape: return lane, f"an observation of shape {a.shape} (its observation_space has {space.shape})"
+        if a.dtype.kind not in 'biuf': return lane, f"an observation of dtype {a.dtype} (not numbers)"
+    return None
+
 def _as_tensor(a)->Tensor:
     "A tensor holding a copy of `a` (the caller may reuse its array); float64 becomes float32."
     a = np.array(a)
@@ -88,7 +113,8 @@ class GymStepper(Pipe):
 
     def reset_envs(self):
         "Start fresh episodes in every lane (seeding the envs on the very first reset only)."
-        obs,_ = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
+        try: obs,_ = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
+        except Exception as e: raise self._failed(e, reset=True) from None
         if not self._seeded and self.seed is not None: self.env.action_space.seed(self.seed)
         self._seeded = True
         N = self.num_envs
@@ -112,6 +138,31 @@ class GymStepper(Pipe):
                              "does not learn from non-finite values; fix the env, or wrap it to clean its output")
         return a.astype(np.float32) if a.dtype == np.float64 else a
 
+    def _failed(self, e:Exception, reset:bool=False)->FastrlError:
+        ("What to raise when the vector env's `step` (or `reset`) raised `e`: a `UserCodeError` naming the env, lane and "
+         "step, with the frames of the user's env or the output of theirs that breaks the contract.")
+        if isinstance(e, FastrlError): return e
+        venv, lane, line = _sync_frame(e)
+        bad = None if venv is None else _bad_observation(venv)
+        if bad is not None: lane = bad[0]
+        who = f"env {self.env_names[lane if lane is not None else 0]!r}" + (f" (lane {lane})" if lane is not None else '')
+        at = ('on reset' if reset or getattr(self, 'step_n', None) is None else
+              f'at step {int(self.step_n[lane or 0])} of episode {int(self.episode_n[lane or 0])}')
+        err = user_code_error(e, f"{who} {at}")
+        if err is not None: return err
+        first = (str(e).strip().splitlines() or [''])[0]
+        if isinstance(self.env, AsyncVectorEnv):   # gymnasium re-raises a subprocess's error without its frames
+            return UserCodeError(f"{who} raised {type(e).__name__}: {first} (the env runs in a subprocess: run with "
+                                 "async_envs=False to see where in your code)")
+        if venv is None:   # the env's own code raised (a gymnasium env given a bad argument, say)
+            return UserCodeError(f"{who} {at} raised {type(e).__name__}: {first}")
+        what = (bad[1] if bad is not None else 'a reward that is not one number' if '_rewards' in line else
+                'a terminated or truncated flag that is not one bool' if '_terminations' in line or '_truncations' in line
+                else 'an output gymnasium cannot batch')
+        return UserCodeError(f"{who} returned {what} {at} ({type(e).__name__}: {first}): its step() must return "
+                             f"(observation, reward, terminated, truncated, info) with observations in "
+                             f"{self.observation_space} and a float reward")
+
     def act(self, state:Tensor)->np.ndarray:
         if self.agent is None: return self.env.action_space.sample()
         return self.agent.act(SimpleStep(state=state))
@@ -121,7 +172,8 @@ class GymStepper(Pipe):
         t, state = 0, torch.from_numpy(self.obs)
         while self.n is None or t < self.n:
             action = self.act(state)
-            obs, rew, term, trunc, info = self.env.step(action)
+            try: obs, rew, term, trunc, info = self.env.step(action)
+            except Exception as e: raise self._failed(e) from None
             self.env_steps += self.num_envs
             obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc

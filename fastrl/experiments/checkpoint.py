@@ -21,9 +21,9 @@ from ..loggers.core import LoggerBase
 from .config import as_env_fn, space_state
 
 # %% auto #0
-__all__ = ['encode', 'decode', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats', 'train_norm_stats', 'train_spaces',
-           'FrozenStats', 'with_norm_stats', 'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state',
-           'previous_path', 'save_checkpoint', 'load_checkpoint']
+__all__ = ['encode', 'decode', 'ReplayLog', 'record_for_replay', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats',
+           'train_norm_stats', 'train_spaces', 'FrozenStats', 'with_norm_stats', 'graph_state', 'load_graph_state',
+           'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint', 'load_checkpoint']
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #60b4baf6
 from gymnasium.wrappers.utils import RunningMeanStd
@@ -102,7 +102,30 @@ def _hashable(k): return tuple(_hashable(x) for x in k) if isinstance(k, list) e
 _ENV_SKIP = {'env', 'spec', 'metadata', '_metadata', '_cached_spec', '_saved_kwargs', 'screen', 'clock', 'viewer',
              'renderer', 'mujoco_renderer', 'model', 'data', '_previous_data'}
 
+class ReplayLog(gym.Wrapper):
+    ("An env lane whose state a checkpoint cannot hold as values (Box2D's world): records its layers' values before "
+     "this episode's reset, the reset's seed and the actions since, so `load_env_state` rebuilds it by replaying them.")
+    def __init__(self, env): super().__init__(env); self.start, self.actions = None, []
+    def reset(self, *, seed=None, options=None):
+        self.start, self.actions = {'layers': [_plain_attrs(l) for l in _layers(self.env)], 'seed': seed}, []
+        return self.env.reset(seed=seed, options=options)
+    def step(self, action):
+        self.actions.append(np.array(action, copy=True))
+        return self.env.step(action)
+
+def _opaque(env)->list:
+    "Attributes of `env`'s layers that a checkpoint cannot hold as values (`layer.name`)."
+    return [f"{type(l).__name__}.{k}" for l in _layers(env) for k,v in vars(l).items()
+            if k not in _ENV_SKIP and not isinstance(v, gym.spaces.Space) and encode(v) is _SKIP]
+
+def record_for_replay(venv):
+    ("Wrap each lane of vector env `venv` whose state is not all values in a `ReplayLog` (before its first reset), so "
+     "a checkpoint restores it exactly; other lanes are left as they are (no cost per step).")
+    for i,e in enumerate(getattr(venv, 'envs', None) or []):
+        if not isinstance(e, ReplayLog) and _opaque(e): venv.envs[i] = ReplayLog(e)
+
 def _layers(env):
+    if isinstance(env, ReplayLog): env = env.env   # not a layer of the env: its log is saved as `__replay__`
     out = [env]
     while hasattr(out[-1], 'env') and isinstance(out[-1].env, (gym.Env, gym.Wrapper)): out.append(out[-1].env)
     return out
@@ -134,8 +157,13 @@ def env_state(venv)->dict|None:
         layers = [_plain_attrs(l) for l in _layers(e)]
         u = e.unwrapped
         if hasattr(u, 'data') and hasattr(u.data, 'qpos'):   # MuJoCo: the simulator state
-            layers[-1]['__mujoco__'] = {k:torch.from_numpy(np.array(getattr(u.data, k)))
-                                        for k in ('qpos', 'qvel', 'act', 'qacc_warmstart', 'time')}
+            # CRITICAL: every array of MjData, not just qpos/qvel: a reward reads quantities the last step derived
+            # (Ant's and Humanoid's xpos are those of the qpos before it), and mj_forward would compute today's
+            d = u.data
+            layers[-1]['__mujoco__'] = {k:torch.from_numpy(np.array(v)) for k in dir(d) if not k.startswith('_')
+                                        and isinstance(v := getattr(d, k), np.ndarray)} | {'time': torch.tensor(d.time)}
+        if isinstance(e, ReplayLog) and e.start is not None:
+            layers[0]['__replay__'] = {'start': e.start, 'actions': encode(np.stack(e.actions)) if e.actions else None}
         lanes.append(layers)
     return {'lanes': lanes, 'vector': _plain_attrs(venv, _ENV_SKIP | {'envs', 'env_fns'})}
 
@@ -145,17 +173,27 @@ def load_env_state(venv, st:dict|None):
     if len(st['lanes']) != len(venv.envs):
         raise ValueError(f"The checkpoint has {len(st['lanes'])} env lanes, this run {len(venv.envs)}.")
     for e,layers in zip(venv.envs, st['lanes']):
+        rep = layers[0].get('__replay__')
+        if rep is not None:   # the values before the episode's reset, then the reset and the actions since
+            if not isinstance(e, ReplayLog):
+                raise ValueError("The checkpoint replays this env's episode, but its lane keeps no log: call "
+                                 "record_for_replay on the vector env before it steps.")
+            for l,s in zip(_layers(e), rep['start']['layers']): _set_plain_attrs(l, s)
+            e.reset(seed=rep['start']['seed'])
+            for a in ([] if rep['actions'] is None else decode(rep['actions'])): e.step(a)
         ls = _layers(e)
         if len(ls) != len(layers):
             raise ValueError(f"The checkpoint's env has {len(layers)} wrapper layers, this one {len(ls)}: build it "
                              "the same way.")
         for l,s in zip(ls, layers):
-            s = dict(s); mj = s.pop('__mujoco__', None)
+            s = dict(s); mj = s.pop('__mujoco__', None); s.pop('__replay__', None)
             _set_plain_attrs(l, s)
             if mj is not None:
+                d = l.unwrapped.data
                 for k,v in mj.items():
-                    if k == 'time': l.unwrapped.data.time = float(v)
-                    else: getattr(l.unwrapped.data, k)[:] = v.numpy()
+                    if k == 'time': d.time = float(v)
+                    # the solver's scratch sized by the last step's constraints is computed afresh by the next
+                    elif getattr(d, k).shape == tuple(v.shape): getattr(d, k)[...] = v.numpy()
     _set_plain_attrs(venv, st['vector'])
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #6a5e36f4

@@ -11,7 +11,8 @@ import numpy as np
 import torch
 import gymnasium as gym
 from fastcore.all import L
-from ..core import Record, set_seed, ConfigError, RunAborted, atomic_write, remove_stale_temporaries
+from ..core import (Record, set_seed, ConfigError, RunAborted, atomic_write, remove_stale_temporaries,
+                         user_code_error)
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
@@ -20,7 +21,7 @@ from .config import check_settings, env_dataloaders, from_ref, read_config, sett
 from .distributed import get_rank, setup_distributed
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
-from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, rng_state,
+from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
                                            with_norm_stats)
 from .settings import apply_numerics, numerics
@@ -100,7 +101,7 @@ class Experiment:
         set_seed(self.seed)
         self.ckpt, self.lock, self.last_epoch = None, None, 0
         if not load_only:   # refused here, before anything is built or written; every rank sees the same files
-            check_output_dir(self.output_dir)
+            check_output_dir(self.output_dir, resume)
             if resume: self.ckpt = self._read_checkpoint()
             elif not overwrite: refuse_existing_run(self.output_dir, output_fname)
         self._loggers = None
@@ -318,6 +319,8 @@ class Experiment:
             insert_dp(learner, ep, lambda p: EpochStats(p, self._test_records, extra, clock=self.elapsed))
         for g in find_dps(learner, FiniteGuard): g.models = self.models
         if self.load_only: return self._load_model()
+        # before the first reset: a lane whose state is not all values (Box2D) keeps the log a checkpoint replays
+        for st in find_dps(learner, GymStepper): record_for_replay(st.env)
         done = 0
         if self.ckpt is not None:
             if self.ckpt['world_size'] != self.world_size:
@@ -333,9 +336,18 @@ class Experiment:
         except KeyboardInterrupt:
             e = RunAborted(f"interrupted in epoch {self.last_epoch + 1}; {self._kept()}"); e.exit_code = 130
             raise e from None
-        except RunAborted as e: raise RunAborted(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}") from None
+        except RunAborted as e: raise self._stopped(e) from None
+        except Exception as e:   # raised in the user's code (their env, network, pipe): stop as Ctrl-C stops
+            err = user_code_error(e, 'your code')
+            if err is None: raise   # fastrl's own bug: its traceback is wanted
+            raise self._stopped(err) from None
         finally: self._release(); _close_subprocess_envs(learner)
         return self
+
+    def _stopped(self, e:RunAborted)->RunAborted:
+        "`e` (same type and `detail`) saying in which epoch the run stopped and what is kept."
+        err = type(e)(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}"); err.detail = e.detail
+        return err
 
     def _kept(self)->str:
         "What is on disk after a stopped run, and the command that goes on from it."

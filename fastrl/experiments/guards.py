@@ -95,15 +95,26 @@ def refuse_existing_run(folder, output_fname:str='progress.txt'):
                                 f"continue it with `{resume_command(folder)}`, "
                                 "or replace it with --overwrite (logger_kwargs=dict(overwrite=True) in Python)")
 
-def check_output_dir(folder):
+def check_output_dir(folder, resume:bool=False):
     ("A `ConfigError` when `folder` cannot be a run folder: it, or a folder above it, is a file, or the nearest "
      "existing one is not writable.")
     folder = Path(folder)
+    def exists(p):
+        try: return p.exists()
+        except OSError: return False   # e.g. a name too long to look up
+    near = next(p for p in (folder, *folder.parents) if exists(p))
+    try: name_max = os.pathconf(near, 'PC_NAME_MAX')
+    except (OSError, ValueError): name_max = 255
+    long = next((n for n in folder.parts if len(os.fsencode(n)) > name_max), None)
+    if long is not None:
+        raise ConfigError(f"the folder name {long[:40]}... is {len(os.fsencode(long))} bytes, longer than the file "
+                          f"system allows ({name_max}): choose a shorter exp_name (--exp_name), or fewer or shorter "
+                          "grid values in it")
     bad = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if bad is not None: raise ConfigError(f"{bad} is a file, not a folder: choose another data_dir or output_dir")
-    near = next(p for p in (folder, *folder.parents) if p.exists())
     if not os.access(near, os.W_OK | os.X_OK):
-        raise ConfigError(f"{near} is not writable: choose another data_dir or output_dir")
+        raise ConfigError(f"{near} is not writable: " + ("copy the run folder to a writable place and resume it there"
+                                                         if resume else "choose another data_dir or output_dir"))
 
 class RunLock:
     ("Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the "

@@ -10,8 +10,8 @@ import importlib, os, os.path as osp, time
 
 # %% auto #0
 __all__ = ['ACTIVATIONS', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
-           'make_env_fn', 'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor',
-           'check_threads', 'apply_numerics', 'numerics']
+           'make_env_fn', 'check_env_kwargs', 'check_env_installed', 'check_env_name', 'resolve_workers',
+           'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -71,6 +71,19 @@ def make_env_fn(env_name:str, **env_kwargs):
      "env can be rebuilt).")
     from fastrl.experiments.config import EnvFn   # imported when used: it pulls in torch, gymnasium and the pipes
     return EnvFn(env_name, **env_kwargs)
+
+def check_env_kwargs(name:str, keys)->None:
+    ("A `ValueError` naming the first of `keys` that env `name` (a known id) takes as no keyword argument of `gym.make`; "
+     "silent when its constructor takes `**kwargs` or has no signature.")
+    import inspect, gymnasium as gym
+    ep = gym.spec(name.partition(':')[2] if ':' in name else name).entry_point
+    try: ps = inspect.signature(gym.envs.registration.load_env_creator(ep) if isinstance(ep, str) else ep).parameters
+    except (TypeError, ValueError, ImportError, AttributeError): return
+    if any(p.kind == p.VAR_KEYWORD for p in ps.values()): return
+    takes = [n for n,p in ps.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != 'self']
+    takes += ['max_episode_steps', 'disable_env_checker']   # gym.make's own
+    bad = next((k for k in keys if k not in takes), None)
+    if bad is not None: raise ValueError(f"{name} takes no keyword argument {bad!r}; it takes: {', '.join(takes)}")
 
 def check_env_installed(name:str)->str:
     ("`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the"

@@ -50,20 +50,22 @@ def mp4_encoder()->str|None:
 def save_video(frames, path, fps:int=30)->Path:
     ("Write frames `[T,H,W,3]` (uint8) to `path` as MP4 if an encoder exists, else as a GIF next to it; returns the "
      "file written.")
+    from fastrl.core import atomic_write
     path, frames = Path(path), np.asarray(frames)
-    path.parent.mkdir(parents=True, exist_ok=True)
     enc = mp4_encoder()
     if enc in ('pyav', 'imageio-ffmpeg'):
         import imageio.v3 as iio
-        iio.imwrite(path.with_suffix('.mp4'), frames, fps=fps,   # even sizes suffice for H.264: no resize, no warning
-                    **({'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {'macro_block_size': 2}))
+        kw = {'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {'macro_block_size': 2}
+        # even sizes suffice for H.264: no resize, no warning
+        atomic_write(path.with_suffix('.mp4'), lambda tmp: iio.imwrite(tmp, frames, fps=fps, **kw), by_path=True)
         return path.with_suffix('.mp4')
     if enc == 'ffmpeg':
         import matplotlib; matplotlib.use('Agg', force=False)
         import matplotlib.pyplot as plt, matplotlib.animation as anim
         fig = plt.figure(figsize=(frames.shape[2]/100, frames.shape[1]/100), dpi=100); im = plt.figimage(frames[0])
         a = anim.FuncAnimation(fig, lambda i: im.set_data(frames[i]), frames=len(frames))
-        a.save(path.with_suffix('.mp4'), writer=anim.FFMpegWriter(fps=fps)); plt.close(fig)
+        try: atomic_write(path.with_suffix('.mp4'), lambda tmp: a.save(tmp, writer=anim.FFMpegWriter(fps=fps)), by_path=True)
+        finally: plt.close(fig)
         return path.with_suffix('.mp4')
     out = save_gif(frames, path.with_suffix('.gif'), fps)
     print(f"No MP4 encoder here (install `av` or `imageio-ffmpeg`, or an ffmpeg binary): wrote {out} instead.")
