@@ -185,7 +185,7 @@ class Experiment:
         try:
             remove_stale_temporaries(d)   # of writes a killed run left behind
             # again, under the lock
-            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname)
+            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname, locked=True)
             if not self.resume:
                 for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name,
                           'config.json'): (d/n).unlink(missing_ok=True)

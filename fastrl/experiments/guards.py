@@ -17,7 +17,7 @@ from .sinks import EpochStats, NOT_COLUMNS
 
 # %% auto #0
 __all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_command', 'refuse_existing_run',
-           'check_output_dir', 'RunLock', 'FiniteGuard']
+           'check_output_dir', 'in_use', 'RunLock', 'FiniteGuard']
 
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
@@ -88,8 +88,11 @@ def existing_run(folder, output_fname:str='progress.txt')->list:
 
 def resume_command(folder)->str: return f"python -m fastrl.run resume {shlex.quote(str(folder))}"
 
-def refuse_existing_run(folder, output_fname:str='progress.txt'):
-    "A `ConfigError` when `folder` holds a run (see `existing_run`), offering the two ways on."
+def refuse_existing_run(folder, output_fname:str='progress.txt', locked:bool=False):
+    ("A `ConfigError` when `folder` holds a run (see `existing_run`), offering the two ways on; first, unless this "
+     "process holds its lock (`locked`), when another live process does (`RunLock.holder`).")
+    who = None if locked else RunLock.holder(folder)
+    if who is not None: raise in_use(folder, who)
     found = existing_run(folder, output_fname)
     if found: raise ConfigError(f"{folder} already holds a run ({', '.join(found)}): "
                                 f"continue it with `{resume_command(folder)}`, "
@@ -116,6 +119,10 @@ def check_output_dir(folder, resume:bool=False):
         raise ConfigError(f"{near} is not writable: " + ("copy the run folder to a writable place and resume it there"
                                                          if resume else "choose another data_dir or output_dir"))
 
+def in_use(folder, who:str)->ConfigError:
+    return ConfigError(f"{folder} is in use by another run ({who}): wait for it to end, "
+                       "or give this run another folder (--exp_name, --seed or --data_dir)")
+
 class RunLock:
     ("Exclusive lock on a run folder for a run's life: `fcntl.flock` on `DIR/.lock`, which the OS releases when the "
      "process ends, however it ends.")
@@ -126,8 +133,7 @@ class RunLock:
             try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 f.seek(0); who = f.read().strip() or 'another process'; f.close()
-                raise ConfigError(f"{self.path.parent} is in use by another run ({who}): wait for it to end, "
-                                  "or give this run another folder (--exp_name, --seed or --data_dir)") from None
+                raise in_use(self.path.parent, who) from None
             try: same = os.fstat(f.fileno()).st_ino == os.stat(self.path).st_ino
             except FileNotFoundError: same = False
             if same: break
@@ -135,6 +141,15 @@ class RunLock:
         f.seek(0); f.truncate(); f.write(f"pid {os.getpid()} on {socket.gethostname()}"); f.flush()
         self.f = f
         return self
+    @staticmethod
+    def holder(folder)->str|None:
+        "Who holds `folder`'s lock ('pid N on HOST'), or `None` when no live process does."
+        try: f = open(Path(folder)/'.lock')
+        except OSError: return None
+        with f:
+            try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError: return f.read().strip() or 'another process'
+            fcntl.flock(f, fcntl.LOCK_UN); return None
     def release(self):
         if self.f is None: return
         try: os.unlink(self.path)
