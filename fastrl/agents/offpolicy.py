@@ -67,5 +67,5 @@ def check_learner_input(dls, critic:nn.Module, algo:str):
     a = torch.as_tensor(st.action_space.sample()[None], dtype=torch.float32, device=s.device)
     with torch.no_grad(): q = critic(s, a)
     if q.dim() != 2 or q.shape[1] < 2:
-        raise ValueError(f"{algo} needs twin critics giving [B, 2] values, but the critic gives {tuple(q.shape)}: "
+        raise ConfigError(f"{algo} needs twin critics giving [B, 2] values, but the critic gives {tuple(q.shape)}: "
                          f"build it as TwinCritic({s.shape[1]}, {a.shape[1]}).")
