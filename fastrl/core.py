@@ -13,8 +13,8 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device',
-           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'UserCodeError', 'user_frames', 'user_code_error',
-           'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
+           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'UserCodeError', 'flatten_advice', 'user_frames',
+           'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -145,6 +145,20 @@ class UserCodeError(RunAborted):
     ("The user's own code (their env, network, wrapper or pipe) raised or broke its contract: the run stops as Ctrl-C "
      "stops, and `detail` shows the frames of their code.")
 
+
+# %% ../nbs/00_core.ipynb #35bd2606
+def flatten_advice(space)->str:
+    "How to make observations of `space` a flat vector a network takes, as a phrase ('' when no wrapper does)."
+    import gymnasium as gym
+    def flat(s):
+        try: gym.spaces.flatten_space(s); gym.spaces.flatten(s, s.sample()); return True
+        except Exception: return False   # NotImplementedError for a space gymnasium does not know (MiniGrid's mission)
+    if flat(space): return 'wrap the env in gymnasium.wrappers.FlattenObservation'
+    if isinstance(space, gym.spaces.Dict):
+        keep = [k for k, s in space.spaces.items() if flat(s)]
+        if keep: return (f"keep the keys a network can take and flatten them: "
+                         f"gymnasium.wrappers.FlattenObservation(gymnasium.wrappers.FilterObservation(env, {keep!r}))")
+    return ''
 
 # %% ../nbs/00_core.ipynb #fabc2493
 import os, traceback as _traceback

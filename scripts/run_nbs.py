@@ -5,7 +5,8 @@ Each notebook runs through `nbdev.test.test_nb` (so `#| slow`-style flags, `skip
 `.notest` files and the `[tool.nbdev]` config behave as in `nbdev-test`) in its own fresh process,
 forked from a server that has already imported torch, at most `--n-workers` at a time (default 2,
 each limited to one OpenMP thread unless OMP_NUM_THREADS is set). Prints one line per notebook as it finishes,
-`PASS 0.8s nbs/00_core.ipynb` or `FAIL 3.1s nbs/02_x.ipynb` followed by that notebook's output, and
+`PASS 0.8s nbs/00_core.ipynb [1/54]` or `FAIL 3.1s nbs/02_x.ipynb [2/54]` followed by that notebook's output
+(and, when 30 s pass without a line, which notebooks are running and for how long), and
 ends with the line `notebooks: N passed, M failed`. Exits 1 if any notebook failed (or none ran).
 
     python scripts/run_nbs.py                      # every notebook under nbs/
@@ -112,11 +113,13 @@ def main(argv=None) -> int:
     print(f"testing {len(files)} notebook(s) with {n} worker(s){flags}", flush=True)
 
     t0, results, todo, running = time.time(), [], list(files), {}
+    last = [time.time()]   # when a line was last printed: a long notebook still says it runs, every 30 s
     tmp = tempfile.mkdtemp(prefix='run_nbs-')
     def finish(p, ok, note=''):
         fn, start, log = running.pop(p)
         results.append((fn, ok))
-        print(f"{'PASS' if ok else 'FAIL'} {time.time() - start:.1f}s {_rel(fn)}", flush=True)
+        print(f"{'PASS' if ok else 'FAIL'} {time.time() - start:.1f}s {_rel(fn)} [{len(results)}/{len(files)}]", flush=True)
+        last[0] = time.time()
         if not ok:
             out = Path(log).read_text(errors='replace').rstrip() + note
             print('    ' + (out.strip() or '(no output)').replace('\n', '\n    '), flush=True)
@@ -129,6 +132,10 @@ def main(argv=None) -> int:
                 p.start()
                 running[p] = (fn, time.time(), log)
             mp.connection.wait([p.sentinel for p in running], timeout=1)
+            if time.time() - last[0] >= 30:
+                print('     running: ' + ', '.join(f"{_rel(f)} ({time.time() - s:.0f}s)" for f, s, _ in running.values()),
+                      flush=True)
+                last[0] = time.time()
             for p in list(running):
                 if not p.is_alive():
                     p.join()

@@ -14,19 +14,27 @@ BENCH="${FASTRL_BENCH:-0}"; [ "$BENCH" = 1 ] || BENCH=0
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
 log() { echo "setup: $*" >&2; }
-# run quietly; on failure show everything the command printed
+# run quietly, saying every 15 s that it still runs; on failure show everything the command printed
 quiet() {
-    local out
-    if ! out="$("$@" 2>&1)"; then
-        printf '%s\n' "$out" >&2
+    local out pid t=0
+    out="$(mktemp)"
+    "$@" >"$out" 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 1; t=$((t + 1))
+        if [ $((t % 15)) = 0 ]; then log "  ... still at it ($t s)"; fi
+    done
+    if ! wait "$pid"; then
+        cat "$out" >&2; rm -f "$out"
         log "FAILED: $*"
         return 1
     fi
+    rm -f "$out"
 }
 
 if [ ! -x "$PY" ] || ! "$PY" -c 'import sys' >/dev/null 2>&1; then
     [ -e "$VENV" ] && { log "removing broken venv at $VENV"; rm -rf "$VENV"; }
-    log "creating venv at $VENV"
+    log "creating venv at $VENV (first run: the installs below take 2 to 4 minutes)"
     "${PYTHON:-python3}" -m venv "$VENV"
     quiet "$PY" -m pip install -q --upgrade pip
 fi
@@ -49,10 +57,10 @@ print(os.path.dirname(os.path.realpath(u.find_spec("fastrl").origin)), m.version
 if up_to_date; then exit 0; fi
 
 rm -f "$STAMP"
-log "installing $TORCH_SPEC"
+log "installing $TORCH_SPEC (the CPU build, about 200 MB: 1 to 3 minutes)"
 quiet "$PY" -m pip install "$TORCH_SPEC"
 extras="dev"; [ "$BENCH" = 1 ] && extras="dev,bench"
-log "installing fastrl[$extras] (editable)"
+log "installing fastrl[$extras] (editable) and its dependencies (about 1 minute)"
 quiet "$PY" -m pip install -e ".[$extras]"
 printf '%s\nbench=%s\n' "$want" "$BENCH" > "$STAMP"
 log "done"

@@ -61,7 +61,7 @@ class AgentHead(Pipe):
         return self._next(step, False)
 
     def __call__(self, steps):
-        "Yield one action per step of `steps`, each without batch dimension (the seed's single-step API)."
+        "Yield one action per step of `steps`, each without batch dimension (the original fastrl page's single-step API)."
         for s in steps: yield self._next(SimpleStep.batch([s]), True)
 
     def __iter__(self): yield from self.source_datapipe

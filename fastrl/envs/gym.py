@@ -15,7 +15,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error
+from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError
 from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
@@ -103,9 +103,9 @@ class GymStepper(Pipe):
         if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary,
                                                    gym.spaces.MultiDiscrete)):
             self.env.close()
-            raise ValueError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; "
-                             "fastrl steps array observations. "
-                             "Wrap the env, e.g. gymnasium.wrappers.FlattenObservation.")
+            raise ConfigError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; "
+                              "fastrl steps array observations: "
+                              + (flatten_advice(self.observation_space) or "no gymnasium wrapper flattens them"))
         if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space,
                                                                             self.env_names[0])
         self.obs,self._seeded = None,False

@@ -5,7 +5,7 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import hashlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
+import hashlib, importlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -14,6 +14,7 @@ from fastcore.all import L
 from ..core import (Record, set_seed, ConfigError, RunAborted, atomic_write, remove_stale_temporaries,
                          user_code_error)
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
+from ..pipes.ablations import aug_modules
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
@@ -232,8 +233,22 @@ class Experiment:
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads)}
+        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads),
+                             'imports': self._user_modules()}
         self._write_json(out)
+
+    def _user_modules(self)->list:
+        ("The modules outside fastrl that defined the ablations the run's `aug` names (`aug_modules`): `test_policy` "
+         "and `resume` in a new process import them before the entry function. A script's own (`__main__`) is "
+         "noted: no other process can import it.")
+        try: fn = from_ref(self.entry) if self.entry else None
+        except Exception: fn = None
+        mods = aug_modules(getattr(fn, 'ablations', None) or {}, self.config.get('aug'))
+        if '__main__' in mods:
+            print(f"note: aug {self.config.get('aug')!r} names an ablation defined in this script or notebook "
+                  "(__main__): test_policy and resume in another process cannot import it; define it in a module "
+                  "to replay this run", file=sys.stderr)
+        return mods
 
     def elapsed(self)->float: return self.time_offset + time.time() - self.t0
 
@@ -395,6 +410,15 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     meta = cfg.pop('__fastrl__', {})
     entry = overrides.pop('entry', None) or meta.get('entry')
     if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
+    for m in meta.get('imports', []):   # the user's ablations: registered when their module is imported
+        if m == '__main__':
+            raise ConfigError(f"{p}: the run's aug {cfg.get('aug')!r} names an ablation its script or notebook "
+                              "defined (__main__), which a new process cannot import: define it in a module, launch "
+                              "the run with it (python -m fastrl.run MODULE:ALGO) and train it again")
+        try: importlib.import_module(m)
+        except ImportError as e:
+            raise ConfigError(f"{p}: the run used ablations of module {m!r}, which cannot be imported here ({e}): run "
+                              f"from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
     fn = from_ref(entry) if isinstance(entry, str) else entry
     params = inspect.signature(fn).parameters
     for path,ref in meta.get('refs', {}).items():

@@ -13,8 +13,8 @@ from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_nam
 
 # %% auto #0
 __all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env', 'torchrun',
-           'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors',
-           'run_variant', 'last_line', 'run_variants']
+           'thunk_spec', 'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker',
+           'one_line_errors', 'run_variant', 'last_line', 'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -93,7 +93,7 @@ def torchrun(num_cpu:int, module:str, *args, what:str=''):
 
 def _launch_torchrun(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int):
     "Run `thunk(**kwargs, logger_kwargs=...)` in `num_cpu` processes under torchrun; waits for them."
-    spec = dict(thunk=fn_ref(thunk), kwargs=_encode(kwargs, 'kwargs'), logger_kwargs=logger_kwargs)
+    spec = dict(thunk_spec(thunk, kwargs), logger_kwargs=logger_kwargs)
     with tempfile.TemporaryDirectory() as d:
         fn = osp.join(d, 'variant.json')
         with open(fn, 'w') as f: json.dump(spec, f)
@@ -104,6 +104,18 @@ def _with_env_fn(kwargs:dict)->dict:
     kwargs = dict(kwargs)
     if 'env_name' in kwargs: kwargs['env_fn'] = make_env_fn(kwargs.pop('env_name'), **kwargs.pop('env_kwargs', {}))
     return kwargs
+
+def thunk_spec(fn, kwargs:dict)->dict:
+    ("What another process needs to call entry function `fn` with `kwargs`: its reference, the modules of the user's "
+     "ablations that `kwargs['aug']` names (imported before it), and the arguments as JSON.")
+    from fastrl.core import ConfigError   # imported when used: the command line itself does not import torch
+    from fastrl.pipes.ablations import aug_modules
+    mods = aug_modules(getattr(fn, 'ablations', None) or {}, kwargs.get('aug'))
+    if '__main__' in mods:
+        raise ConfigError(f"aug {kwargs.get('aug')!r} names an ablation defined in this script or notebook (__main__), "
+                          "which other processes (--workers, --cpu, --ray) cannot import: define it in a module and "
+                          "import that module here")
+    return dict(thunk=fn_ref(fn), imports=mods, kwargs=_encode(kwargs, 'kwargs'))
 
 def _call(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int=1):
     "Run one experiment in this process, or under torchrun in `num_cpu` processes."
@@ -118,6 +130,7 @@ def run_spec(fn:str):
 def _run_spec(spec:dict):
     kwargs, lk = _decode(spec['kwargs']), spec['logger_kwargs']
     if 'num_cpu' in spec: _announce(lk, kwargs.get('seed', 0), spec['num_cpu'])   # a grid variant, not a torchrun rank
+    for m in spec.get('imports', []): importlib.import_module(m)   # the user's ablations, registered on import
     _call(import_ref(spec['thunk']), kwargs, lk, spec.get('num_cpu', 1))
 
 def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
@@ -314,7 +327,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     for name, fn, var in todo:
         lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
                                threads)
-        spec = dict(thunk=fn_ref(fn), kwargs=_encode(var, 'kwargs'), logger_kwargs=lk, num_cpu=num_cpu)
+        spec = dict(thunk_spec(fn, var), logger_kwargs=lk, num_cpu=num_cpu)
         jobs.append((spec, lk['output_dir'] + '.log')); outs.append(lk['output_dir'])
     n, rcs, t0 = len(jobs), [None] * len(jobs), time.time()
     where = f'as Ray tasks ({"local instance" if ray is True else ray})' if ray else f'{workers} at a time'

@@ -5,13 +5,14 @@ select, checked so that an ablation that finds nothing to edit is refused instea
 
 # %% ../../nbs/01b_pipes.ablations.ipynb #0a8a46cb
 from __future__ import annotations
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from typing import Callable
 from ..core import ConfigError
 from .core import find_dps
 
 # %% auto #0
-__all__ = ['SetDp', 'Ablation', 'aug_names', 'check_aug', 'aug_edits']
+__all__ = ['SetDp', 'Ablation', 'aug_names', 'check_aug', 'aug_modules', 'aug_edits']
 
 # %% ../../nbs/01b_pipes.ablations.ipynb #4c1f0fd6
 class SetDp:
@@ -36,6 +37,10 @@ class Ablation:
     doc:str # One line for `ALGO --help`: what the variant changes
     agent:Callable|None=None # `agent(**ctx)` -> edits of the agent chain, applied after the algorithm's own
     learner:Callable|None=None # `learner(**ctx)` -> edits of the learner chain, applied after the algorithm's own
+    # The module that defined it (recorded): a run's config.json lists it, so a fresh process replaying the run imports it
+    module:str|None = field(default=None, compare=False, repr=False)
+    def __post_init__(self):
+        if self.module is None: object.__setattr__(self, 'module', sys._getframe(2).f_globals.get('__name__'))
 
 def aug_names(aug)->list:
     "The ablation names in `aug`: `None`/`''` -> `[]`, `'a+b'` -> `['a', 'b']`, a list of names as is."
@@ -54,6 +59,13 @@ def check_aug(algo:str, table:dict, aug)->list:
         raise ConfigError(f"{algo} has no ablation {', '.join(map(repr, bad))} (aug); its ablations: {have}")
     if len(set(names)) < len(names): raise ConfigError(f"aug names an ablation twice: {aug!r}")
     return [table[n] for n in names]
+
+def aug_modules(table:dict, aug)->list:
+    ("The modules outside fastrl that defined the ablations `aug` names in `table`: a new process replaying or running "
+     "the variant imports them first (`__main__` among them: a script or notebook, which it cannot import).")
+    try: names = aug_names(aug)
+    except ConfigError: return []
+    return sorted({m for n in names if n in table and (m := table[n].module) and m != 'fastrl' and not m.startswith('fastrl.')})
 
 def aug_edits(table:dict, aug, part:str, **ctx)->list:
     ("The edits of chain `part` ('agent' or 'learner') that the ablations `aug` names in `table` make, given the "
