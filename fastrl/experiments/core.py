@@ -419,7 +419,12 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
         except ImportError as e:
             raise ConfigError(f"{p}: the run used ablations of module {m!r}, which cannot be imported here ({e}): run "
                               f"from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
-    fn = from_ref(entry) if isinstance(entry, str) else entry
+    try: fn = from_ref(entry) if isinstance(entry, str) else entry
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"{p} says the run was made by {entry}, which cannot be imported here ({e}): "
+                          + ("it was a script's own function (__main__); pass entry=the function in Python"
+                             if entry.startswith('__main__:') else "run from the folder that holds its module, or add "
+                             "that folder to PYTHONPATH")) from None
     params = inspect.signature(fn).parameters
     for path,ref in meta.get('refs', {}).items():
         if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed

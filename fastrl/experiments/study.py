@@ -167,8 +167,9 @@ def main(args:list=None):
     scores, imp, fig = study_tables(runs, a.boot, norm=None if a.norm is None else dict(map(_norm_arg, a.norm)))
     out = a.out or osp.join(osp.commonpath([osp.abspath(r) for r in runs.run]), 'study')
     with pd.option_context('display.width', 200, 'display.max_columns', 20):
-        print(scores.to_string(index=False, float_format='%.4g'), '', imp.to_string(index=False, float_format='%.3f'),
-              sep='\n')
+        print(scores.to_string(index=False, float_format='%.4g'))
+        # one variant per task: no pair to compare
+        if len(imp): print('', imp.to_string(index=False, float_format='%.3f'), sep='\n')
     atomic_write(out + '.csv', scores.to_csv(index=False)); atomic_write(out + '_improvement.csv', imp.to_csv(index=False))
     atomic_write(out + '.png', lambda f: fig.savefig(f, dpi=110, format='png'))
     if runs.task.nunique() > 1 and a.norm is None:

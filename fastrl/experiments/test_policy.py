@@ -79,6 +79,9 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
     "(env, get_action) for the policy saved in `fpath`: `get_action(obs) -> action`."
     itr = _itr(itr)
     exp, get_action = _loaded_agent(fpath, itr, deterministic, overrides)
+    if 'env_fn' not in overrides and 'env_fn' not in exp.config:
+        raise ConfigError(f"{Path(fpath)/'config.json'} records no env_fn: give the env (--env ENV_ID, or env_fn=... "
+                          "in Python)")
     env_fn = as_env_fn(exp.config['env_fn'] if 'env_fn' not in overrides else overrides['env_fn'])
     env = env_fn(render_mode=render_mode) if env_fn.env_name is not None else env_fn()
     # the training env's normalising statistics (None: saved before fastrl kept them)
