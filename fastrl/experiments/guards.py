@@ -22,10 +22,11 @@ __all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_c
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
     **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size',
-                                                       'train_pi_iters', 'train_v_iters', 'num_envs', 'update_every',
+                                                       'train_pi_iters', 'num_envs', 'update_every',
                                                        'policy_delay', 'cg_iters', 'target_update_interval',
                                                        'train_freq', 'nsteps', 'mb_size')},
-    **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts',
+    # train_v_iters 0: no value-function training (Spinning Up's Exercise 2.1)
+    **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts', 'train_v_iters',
                                                        'num_test_episodes', 'backtrack_iters')},
     **{k:('num', 0, 1, 'a number in [0, 1]') for k in ('gamma', 'lam', 'polyak', 'exploration_fraction', 'final_eps')},
     **{k:('num', 0, None, 'a number > 0', True) for k in ('pi_lr', 'vf_lr', 'q_lr', 'lr', 'clip_ratio', 'delta',

@@ -69,8 +69,13 @@ def resolve_logdirs(all_logdirs:list, select:list=None, exclude:list=None)->list
                        if x.startswith(prefix) and osp.isdir(osp.join(base, x)))
         if not found: raise ValueError(f'nothing matches {logdir!r}')
         logdirs += found
+    named = logdirs
     if select: logdirs = [d for d in logdirs if all(s in d for s in select)]
     if exclude: logdirs = [d for d in logdirs if not any(s in d for s in exclude)]
+    if not logdirs:   # as Spinning Up: the filters apply to these folders (a prefix's siblings), not the runs below
+        flags = ' '.join(f for f, v in (('--select', select), ('--exclude', exclude)) if v)
+        raise ValueError(f"{flags} left none of the log folders {', '.join(named)} (they filter the folders named, "
+                         "or a prefix's siblings, not the runs below them): name the runs' parent folders or a prefix")
     return logdirs
 
 def get_all_datasets(all_logdirs:list, legend:list=None, select:list=None, exclude:list=None)->list:
@@ -226,3 +231,9 @@ def main(args:list=None):
     except ValueError as e:
         print(f'python -m fastrl.run plot: error: {e}', file=sys.stderr)
         sys.exit(2)
+
+# %% ../../nbs/25_experiments.plot.ipynb #8fe983de
+if __name__ == '__main__':
+    import sys
+    from fastrl.run import main as _run
+    _run(['plot', *sys.argv[1:]])

@@ -65,8 +65,7 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     def get_action(obs):
         a = agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None])))
         return a[0]
-    get_action.exp = exp
-    return exp, get_action
+    return exp, _Action(get_action, exp)
 
 def _itr(itr)->int|None: return None if itr in ('last', None, -1, '-1') else int(itr)
 
@@ -101,6 +100,13 @@ def load_policy(fpath, # Output folder of a run
     itr = _itr(itr)
     if 'env_fn' not in overrides and not recorded_env(fpath): overrides['env_fn'] = spaces_env_fn(fpath, itr)
     return _loaded_agent(fpath, itr, deterministic, overrides)[1]
+
+class _Action:
+    ("`get_action(obs) -> action` of a saved policy (`.exp`: its experiment); unpacked, it is Spinning Up's "
+     "`_, get_action = load_policy(path)`: `(None, get_action)`.")
+    def __init__(self, f, exp): self.f, self.exp = f, exp
+    def __call__(self, obs): return self.f(obs)
+    def __iter__(self): return iter((None, self))
 
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #80d647d3
@@ -154,3 +160,9 @@ def test_policy_main(fpath, # Output folder of a run
                                           **overrides)
     return run_policy(env, get_action, len, episodes, render,
                       video_path or (Path(fpath)/'test_policy.mp4' if render else None))
+
+# %% ../../nbs/23_experiments.test_policy.ipynb #47aaa663
+if __name__ == '__main__':
+    import sys
+    from fastrl.run import main as _run
+    _run(['test_policy', *sys.argv[1:]])

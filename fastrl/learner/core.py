@@ -270,9 +270,18 @@ class SoftTargetUpdater(Pipe):
                 if due: self.update()
             yield o
 
-def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|None=None)->nn.Module:
+def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|None=None,
+                     target_updater_cls:tuple=(), # The original fastrl page's form: pipe types holding `target_model`
+                     debug:bool=False)->nn.Module:
     ("`target_model` if given, else the target of the `SoftTargetUpdater` of `model` found upstream of `pipe`, else "
-     "`model` itself.")
+     "`model` itself. The original fastrl page's form, `get_target_model(None, pipe, Critic)` (a class third), "
+     "returns the target model of that class that a target updater upstream of `pipe` holds.")
+    if isinstance(target_model, type):   # the page's (model, pipe, model_cls): `model`, if given, is the target
+        if model is not None: return model
+        for up in find_dps(pipe, tuple(target_updater_cls) or (SoftTargetUpdater,)):
+            if debug: print(f"get_target_model: {type(up).__name__} holds {type(up.target_model).__name__}")
+            if isinstance(up.target_model, target_model): return up.target_model
+        raise ValueError(f"no target updater upstream of {type(pipe).__name__} holds a {target_model.__name__}")
     if target_model is not None: return target_model
     for up in find_dps(pipe, SoftTargetUpdater):
         if up.model is model: return up.target_model
