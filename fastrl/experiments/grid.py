@@ -5,9 +5,9 @@ hyper-parameters in series, each in its Spinning Up folder, optionally data-para
 
 # %% ../../nbs/21_experiments.grid.ipynb #16ab08cd
 from __future__ import annotations
-import inspect, itertools, string
+import inspect, itertools, string, time
 from copy import deepcopy
-from .settings import resolve_num_cpu, resolve_workers, setup_logger_kwargs
+from .settings import resolve_num_cpu, resolve_workers, setup_logger_kwargs, user_setting
 from .launch import call_experiment, run_variants
 
 # %% auto #0
@@ -80,6 +80,7 @@ class ExperimentGrid:
         for k, vs, sh, inn in zip(self.keys, self.vals, self.shs, self.in_names):
             if k == 'seed' or not (len(vs) > 1 or inn): continue
             v = _get_nested(variant, k)
+            if not user_setting('FASTRL_DEFAULT_SHORTHAND'): sh = k   # $FASTRL_DEFAULT_SHORTHAND=0: full key names
             if all(isinstance(x, bool) for x in vs): name += f'_{valid_str(sh)}' if v else ''
             else: name += f'_{valid_str(sh)}{valid_str(v)}'
         return name.lstrip('_')
@@ -113,6 +114,8 @@ class ExperimentGrid:
          "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders (finished ones "
          "included, with `resume`).")
         self.print()
+        # Spinning Up's user_config: $FASTRL_FORCE_DATESTAMP (new runs only) and $FASTRL_WAIT_BEFORE_LAUNCH
+        datestamp = datestamp or (user_setting('FASTRL_FORCE_DATESTAMP') and not resume and not overwrite)
         todo = []
         for var in self.variants():
             name = self.variant_name(var)
@@ -126,6 +129,10 @@ class ExperimentGrid:
             print(f"Resuming the grid: {states.count('finished')} of {len(todo)} variants finished (skipped), "
                   f"{states.count('resume')} to resume, {states.count('new')} to start", flush=True)
             todo = [t for t, s in zip(todo, states) if s != 'finished']
+        wait = user_setting('FASTRL_WAIT_BEFORE_LAUNCH')
+        if wait:
+            print(f"Launching in {wait:g} s ($FASTRL_WAIT_BEFORE_LAUNCH): Ctrl-C stops it before anything runs", flush=True)
+            time.sleep(wait)
         run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
                           keep_snapshots=keep_snapshots, quiet=quiet, resume=resume, threads=threads)
         workers = resolve_workers(workers, resolve_num_cpu(num_cpu))

@@ -9,14 +9,38 @@ from __future__ import annotations
 import importlib, os, os.path as osp, time
 
 # %% auto #0
-__all__ = ['ACTIVATIONS', 'default_data_dir', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
-           'make_env_fn', 'check_env_kwargs', 'check_env_installed', 'check_env_name', 'resolve_workers',
-           'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics', 'numerics']
+__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'default_data_dir', 'user_setting', 'check_exp_name', 'setup_logger_kwargs',
+           'activation_from_name', 'activation_name', 'make_env_fn', 'check_env_kwargs', 'check_env_installed',
+           'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics',
+           'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
     "Base folder of results when none is given: `$FASTRL_DATA_DIR`, else `data/` under the working directory."
     return os.environ.get('FASTRL_DATA_DIR') or osp.join(os.getcwd(), 'data')
+
+# Spinning Up's user_config, as environment variables (`FASTRL_DATA_DIR` is its DEFAULT_DATA_DIR)
+USER_SETTINGS = {'FASTRL_FORCE_DATESTAMP': (False, "date/time prefixes on every new run's folders: Spinning Up's "
+                                                    "FORCE_DATESTAMP"),
+                 'FASTRL_DEFAULT_SHORTHAND': (True, "variant names use the keys' shorthands, not their full names: "
+                                                    "Spinning Up's DEFAULT_SHORTHAND"),
+                 'FASTRL_WAIT_BEFORE_LAUNCH': (0, "seconds a grid waits after listing its variants, so it can be "
+                                                  "stopped: Spinning Up's WAIT_BEFORE_LAUNCH")}
+
+def user_setting(name:str):
+    "The value of user setting `name` (`USER_SETTINGS`) from the environment, else its default; a bad value is a `ConfigError`."
+    default, what = USER_SETTINGS[name]
+    raw = os.environ.get(name)
+    if raw is None or raw == '': return default
+    if isinstance(default, bool):
+        if raw.lower() in ('1', 'true', 'yes'): return True
+        if raw.lower() in ('0', 'false', 'no'): return False
+    else:
+        try:
+            if float(raw) >= 0: return float(raw)
+        except ValueError: pass
+    from fastrl.core import ConfigError
+    raise ConfigError(f"${name}={raw!r} is not {'1 or 0' if isinstance(default, bool) else 'a number >= 0'} ({what})")
 
 def check_exp_name(exp_name:str)->str:
     ("`exp_name` if it names a folder inside `data_dir`; else a `ConfigError` (no path separators, `..`, absolute "
