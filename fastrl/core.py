@@ -91,8 +91,9 @@ def is_step(o)->bool:
     return isinstance(o, SimpleStep)
 
 def as_float(v)->float:
-    "A Python float from a number or a 0-dim tensor."
-    return float(v.item()) if isinstance(v, Tensor) else float(v)
+    "A Python float from a number or a tensor (the mean of its values: a diagnostic record holds one per row)."
+    if isinstance(v, Tensor): return float((v if v.numel() == 1 else v.detach().float().mean()).item())
+    return float(v)
 
 # %% ../nbs/00_core.ipynb #3cd78c10
 class Loss(dict):

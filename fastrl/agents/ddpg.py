@@ -226,7 +226,7 @@ class CriticLossProcessor(Pipe):
     "For each batch: yields `{'loss': MSE(Q(s,a), y), 'title': 'critic-loss'}`, then the batch."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
                  gamma:float=0.99, loss_func=F.mse_loss, title:str='critic-loss',
-                 qvals_title:str|None=None): # When given, also yields `Record(qvals_title, mean Q(s,a))` per batch
+                 qvals_title:str|None=None): # When given, also yields `Record(qvals_title, Q(s,a) of each row)` per batch
         self.source_datapipe,self.critic,self.actor,self.gamma = source_datapipe,critic,actor,gamma
         self.loss_func,self.title = loss_func,title
         self.t_critic,self.t_actor,self.qvals_title = t_critic,t_actor,qvals_title
@@ -239,7 +239,8 @@ class CriticLossProcessor(Pipe):
             if not is_step(b): yield b; continue
             y = ddpg_target(b, t_actor, t_critic, self.gamma)
             q = self.critic(b.state, b.action).squeeze(-1)
-            if self.qvals_title: yield Record(self.qvals_title, q.detach().mean())
+            # every Q(s,a) of the batch: the epoch's Average/Std/Max/Min columns (Spinning Up's with_min_and_max)
+            if self.qvals_title: yield Record(self.qvals_title, q.detach())
             yield Loss(self.loss_func(q, y), title=self.title)
             yield b
 

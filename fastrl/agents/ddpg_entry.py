@@ -49,5 +49,5 @@ class DDPGActorCritic(nn.Module):
 
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #bead3906
 class QValsCriticLoss(CriticLossProcessor):
-    "`CriticLossProcessor` that also yields `Record('QVals', mean Q(s,a))` for each batch."
+    "`CriticLossProcessor` that also yields `Record('QVals', Q(s,a) of each row)` for each batch."
     def __init__(self, *args, **kwargs): super().__init__(*args, **{'qvals_title': 'QVals', **kwargs})

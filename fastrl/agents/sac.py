@@ -110,7 +110,7 @@ class AlphaLossProcessor(Pipe):
         for o in self.source_datapipe:
             if isinstance(o, Record) and o.name == 'LogPi': self.logp = o.value
             if is_step(o) and self.logp is not None:
-                yield Loss(-self.alpha.log_alpha * (self.logp + self.target_entropy), title=self.title)
+                yield Loss(-self.alpha.log_alpha * (self.logp.mean() + self.target_entropy), title=self.title)
                 self.logp = None
             yield o
 
@@ -146,7 +146,7 @@ class SACActorLossProcessor(Pipe):
             # the critic's weight gradients would be thrown away: skip computing them
             self.critic.requires_grad_(False)
             q = self.critic(b.state, a).min(-1).values
-            yield Record('LogPi', logp.detach().mean()); yield Record('Alpha', alpha)
+            yield Record('LogPi', logp.detach()); yield Record('Alpha', alpha)
             yield Loss((alpha * logp - q).mean(), title=self.title)
             self.critic.requires_grad_(True)
             yield b

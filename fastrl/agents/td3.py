@@ -130,8 +130,8 @@ class TwinQLossProcessor(Pipe):
             if not is_step(b): yield b; continue
             y = self.target(b)
             q = self.critic(b.state, b.action)   # [B, n]: all critics in one forward
-            qd = q.detach().mean(0)
-            yield Record('Q1Vals', qd[0]); yield Record('Q2Vals', qd[1])
+            qd = q.detach()   # every row's values: the epoch's Average/Std/Max/Min columns
+            yield Record('Q1Vals', qd[:, 0]); yield Record('Q2Vals', qd[:, 1])
             yield Loss((q - y[:, None]).pow(2).mean(0).sum(), title=self.title)
             yield b
 

@@ -6,6 +6,7 @@
 # %% ../../nbs/20c_experiments.sinks.ipynb #5f721319
 from __future__ import annotations
 import math, os, time
+from typing import NamedTuple
 from pathlib import Path
 import numpy as np
 import torch
@@ -22,9 +23,9 @@ from .distributed import dist_on, get_world_size
 from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
-__all__ = ['SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spinup_columns', 'declared_titles',
-           'column_value', 'EpochAccumulator', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means',
-           'RankMean', 'retitle']
+__all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spread_columns',
+           'spinup_columns', 'declared_titles', 'column_value', 'Spread', 'EpochAccumulator', 'diag_spread',
+           'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means', 'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -97,16 +98,21 @@ def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep
     return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #567406f3
+# Spinning Up logs these `with_min_and_max`: each becomes Average, Std, Max and Min columns over the epoch's values
+DIAGNOSTICS = ('QVals', 'Q1Vals', 'Q2Vals', 'VVals', 'LogPi')
+def spread_columns(k:str)->list: return [f'{s}{k}' for s in ('Average', 'Std', 'Max', 'Min')]
+
 SPINUP_ORDER = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'AverageTestEpRet', 'StdTestEpRet',
                 'MaxTestEpRet', 'MinTestEpRet', 'EpLen', 'TestEpLen', 'TotalEnvInteracts',
-                'QVals', 'Q1Vals', 'Q2Vals', 'VVals', 'LogPi', 'Alpha', 'LossPi', 'LossQ', 'LossV', 'LossAlpha',
+                *(c for k in DIAGNOSTICS for c in spread_columns(k)), 'Alpha', 'LossPi', 'LossQ', 'LossV', 'LossAlpha',
                 'DeltaLossPi', 'DeltaLossV', 'Entropy', 'KL', 'ClipFrac', 'StopIter', 'BacktrackIters')
 NOT_COLUMNS = ('batch', 'epoch', 'episode', 'rolling_reward')
 
 def spinup_columns(names)->list:
     ("`names` ordered as Spinning Up orders its columns: known keys first in its order, the others as given, `Time` "
      "last.")
-    names = list(dict.fromkeys(n for n in names if n not in NOT_COLUMNS))
+    names = list(dict.fromkeys(c for n in names if n not in NOT_COLUMNS
+                               for c in (spread_columns(n) if n in DIAGNOSTICS else [n])))
     known = [n for n in SPINUP_ORDER if n in names]
     return known + [n for n in names if n not in SPINUP_ORDER and n != 'Time'] + (['Time'] if 'Time' in names else [])
 
@@ -125,15 +131,43 @@ def column_value(r:Record)->float|None:
     if isinstance(v, Tensor): v = v.detach().float().mean().item() if v.numel() else math.nan
     return float(v) if isinstance(v, (bool, int, float, np.number)) else None
 
+class Spread(NamedTuple):
+    ("Count, sum, sum of squares, min and max of a diagnostic's values (`DIAGNOSTICS`): its Average/Std/Max/Min "
+     "columns, mergeable over batches and ranks as Spinning Up's `mpi_statistics_scalar`.")
+    n:int; s:float; ss:float; lo:float; hi:float
+    @staticmethod
+    def of(vals:list)->'Spread':
+        "The spread of `vals` (tensors or numbers), computed once, at the end of an epoch."
+        t = torch.cat([torch.as_tensor(v).detach().double().flatten().cpu() for v in vals])
+        if not t.numel(): return Spread(0, 0., 0., math.inf, -math.inf)
+        return Spread(t.numel(), t.sum().item(), (t*t).sum().item(), t.min().item(), t.max().item())
+    def __add__(self, o:'Spread')->'Spread':
+        return Spread(self.n + o.n, self.s + o.s, self.ss + o.ss, min(self.lo, o.lo), max(self.hi, o.hi))
+    def columns(self, k:str)->dict:
+        "`{AverageK, StdK, MaxK, MinK}` (population std, as numpy's and Spinning Up's)."
+        if not self.n: return dict.fromkeys(spread_columns(k), math.nan)
+        m = self.s / self.n
+        return dict(zip(spread_columns(k), (m, math.sqrt(max(self.ss / self.n - m * m, 0.)), self.hi, self.lo)))
+
 class EpochAccumulator:
-    "Collects records, `row()` gives the epoch means (names of `NOT_COLUMNS` ignored)."
-    def __init__(self): self.vals = {}
+    ("Collects records, `row()` gives the epoch means (names of `NOT_COLUMNS` ignored), and Average/Std/Max/Min over "
+     "every value of a diagnostic (`DIAGNOSTICS`: per-sample tensors, or `Spread`s pooled over ranks).")
+    def __init__(self): self.vals,self.diag = {},{}
     def add(self, r:Record):
+        if r.name in DIAGNOSTICS: self.diag.setdefault(r.name, []).append(r.value); return
         if (v := column_value(r)) is not None: self.vals.setdefault(r.name, []).append(v)
     def row(self)->dict:
         out = {k:(sum(vs)/len(vs)) for k,vs in self.vals.items()}
-        self.vals = {}
+        for k, vs in self.diag.items(): out.update(diag_spread(vs).columns(k))
+        self.vals,self.diag = {},{}
         return out
+
+def diag_spread(vs:list)->Spread:
+    "The `Spread` of a diagnostic's records: `Spread`s (from `RankMean`) merged, with that of the tensors and numbers."
+    sp = [v for v in vs if isinstance(v, Spread)]; raw = [v for v in vs if not isinstance(v, Spread)]
+    out = Spread.of(raw) if raw else Spread(0, 0., 0., math.inf, -math.inf)
+    for s in sp: out = out + s
+    return out
 _all_ = ['retitle']   # defined in loggers.core; still importable from here and from experiments.core
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #3338c764
@@ -224,12 +258,13 @@ class RankMean(LoggerBase):
                  local:tuple=(), # Columns not averaged over ranks (already global, or rank 0's own)
                  source_datapipe=None):
         super().__init__(source_datapipe)
-        self.local,self.sums = tuple(local),{}
+        self.local,self.sums,self.diag = tuple(local),{},{}
     def push(self, record:Record): pass   # pushed records reach each sink directly
     def __iter__(self):
         for o in self.source_datapipe:
             if isinstance(o, Record):
                 if o.name == EpocherCollector.title: yield from self.means()
+                elif o.name in DIAGNOSTICS: self.diag.setdefault(o.name, []).append(o.value); continue
                 elif (v := column_value(o)) is not None:
                     s,n = self.sums.get(o.name, (0., 0)); self.sums[o.name] = (s + v, n + 1)
                     continue
@@ -241,11 +276,14 @@ class RankMean(LoggerBase):
         parts = [None]*get_world_size()
         # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged
         # (local columns never enter it)
-        if dist_on(): torch.distributed.all_gather_object(parts, mine)
-        else: parts = [mine]
-        pooled = pool_means(parts)
+        spreads = {k: diag_spread(vs) for k, vs in self.diag.items()}   # every value of each rank, pooled
+        if dist_on(): torch.distributed.all_gather_object(parts, (mine, spreads))
+        else: parts = [(mine, spreads)]
+        pooled = pool_means([p[0] for p in parts])
         out = [Record(k, pooled[k] if k in pooled else s/n) for k,(s,n) in self.sums.items()]
         out += [Record(k, v) for k,v in pooled.items() if k not in self.sums]
-        self.sums = {}
+        for k in dict.fromkeys(k for _, sp in parts for k in sp):
+            out.append(Record(k, diag_spread([sp[k] for _, sp in parts if k in sp])))
+        self.sums,self.diag = {},{}
         return out
 

@@ -134,5 +134,5 @@ class AdvantageBuffer(Pipe):
                 self.add(s)
                 if self.t == self.T:
                     r = self.finish()
-                    yield Record('VVals', r.v.mean())
+                    yield Record('VVals', r.v.detach())
                     yield r

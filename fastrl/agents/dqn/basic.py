@@ -202,7 +202,7 @@ class QLossProcessor(Pipe):
             if not isinstance(o, QTarget): yield o; continue
             loss, q = self.loss(o.step, o.y)
             yield Loss(loss, title=self.loss_title)
-            yield Record(self.title, q.detach().mean())
+            yield Record(self.title, q.detach())   # every row's Q(s,a): Average/Std/Max/Min columns
             yield o.step
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #8fda71bd
