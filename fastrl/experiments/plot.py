@@ -233,7 +233,7 @@ def main(args:list=None):
         sys.exit(2)
 
 # %% ../../nbs/25_experiments.plot.ipynb #8fe983de
-if __name__ == '__main__':
-    import sys
-    from fastrl.run import main as _run
-    _run(['plot', *sys.argv[1:]])
+if __name__ == '__main__':   # the command line run as a script (no import of the layer above)
+    import runpy, sys
+    sys.argv = ['fastrl.run', 'plot', *sys.argv[1:]]
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -162,7 +162,7 @@ def test_policy_main(fpath, # Output folder of a run
                       video_path or (Path(fpath)/'test_policy.mp4' if render else None))
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #47aaa663
-if __name__ == '__main__':
-    import sys
-    from fastrl.run import main as _run
-    _run(['test_policy', *sys.argv[1:]])
+if __name__ == '__main__':   # the command line run as a script (no import of the layer above)
+    import runpy, sys
+    sys.argv = ['fastrl.run', 'test_policy', *sys.argv[1:]]
+    runpy.run_module('fastrl.run', run_name='__main__')
