@@ -205,7 +205,10 @@ class OrnsteinUhlenbeck(ExplorationBase):
     "Adds temporally correlated Ornstein-Uhlenbeck noise (one process per env lane) to continuous actions."
     def __init__(self, source_datapipe, action_sz:int|None=None, mu:float=0., theta:float=0.15, sigma:float=0.2,
                  dt:float=1e-2, min_epsilon:float=0.2, max_epsilon:float=1., max_steps:int=100,
-                 explore_on_val:bool=False, decrement_on_val:bool=False):
+                 explore_on_val:bool=False, decrement_on_val:bool=False,
+                 # The original fastrl page's flag (the model's action kept beside the explored one): here
+                 # `ExplorationComparisonLogger` reads the model's actions itself, so it changes nothing
+                 ret_original:bool=False):
         super().__init__(source_datapipe, min_epsilon, max_epsilon, max_steps, explore_on_val, decrement_on_val)
         self.action_sz,self.mu,self.theta,self.sigma,self.dt = action_sz,mu,theta,sigma,dt
         self.x = None

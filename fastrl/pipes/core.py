@@ -15,7 +15,7 @@ from ..core import SimpleStep
 # %% auto #0
 __all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'PassThrough',
            'replace_dp', 'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp',
-           'pipe_chain', 'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to']
+           'pipe_chain', 'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
 def all_dps(pipe:IterDataPipe)->list:
@@ -236,3 +236,20 @@ def optimizer_to(opt:torch.optim.Optimizer, device, param_map:dict|None=None):
                         for k,v in st.items()}
     opt.state.clear(); opt.state.update(new_state)
     return opt
+
+# %% ../../nbs/01_pipes.core.ipynb #f4f7bd3e
+def _to(self, device=None, debug:bool=False):
+    "`pipe_to_device(self, device)`; returns the pipe (the original fastrl page's `pipe.to(device=...)`)."
+    pipe_to_device(self, device, debug); return self
+Pipe.to = _to
+
+class Cycler(Pipe):
+    "Reads `source_datapipe` `count` times over (`None`: for ever): `pipe.cycle(count)`."
+    def __init__(self, source_datapipe, count:int|None=None):
+        if count is not None and count < 0: raise ValueError(f"cycle needs count >= 0 or None, got {count}")
+        self.source_datapipe,self.count = source_datapipe,count
+    def __iter__(self):
+        i = 0
+        while self.count is None or i < self.count:
+            yield from self.source_datapipe; i += 1
+if 'cycle' not in IterDataPipe.functions: IterDataPipe.register_datapipe_as_function('cycle', Cycler)
