@@ -13,8 +13,8 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device',
-           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'UserCodeError', 'flatten_advice', 'user_frames',
-           'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
+           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'flatten_advice',
+           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -142,6 +142,10 @@ class RunAborted(FastrlError, RuntimeError):
      "ones.")
     exit_code = 1
 
+def first_line(e:BaseException)->str:
+    "The first line of `e`'s message ('' when it has none): what a one-line report quotes of it."
+    return (str(e).strip().splitlines() or [''])[0]
+
 class UserCodeError(RunAborted):
     ("The user's own code (their env, network, wrapper or pipe) raised or broke its contract: the run stops as Ctrl-C "
      "stops, and `detail` shows the frames of their code.")
@@ -149,7 +153,7 @@ class UserCodeError(RunAborted):
 
 # %% ../nbs/00_core.ipynb #35bd2606
 def flatten_advice(space)->str:
-    "How to make observations of `space` a flat vector a network takes, as a phrase ('' when no wrapper does)."
+    "How to make observations of `space` a flat vector a network takes, as a phrase (or that no wrapper does)."
     import gymnasium as gym
     def flat(s):
         try: gym.spaces.flatten_space(s); gym.spaces.flatten(s, s.sample()); return True
@@ -159,7 +163,7 @@ def flatten_advice(space)->str:
         keep = [k for k, s in space.spaces.items() if flat(s)]
         if keep: return (f"keep the keys a network can take and flatten them: "
                          f"gymnasium.wrappers.FlattenObservation(gymnasium.wrappers.FilterObservation(env, {keep!r}))")
-    return ''
+    return 'no gymnasium wrapper flattens them'
 
 # %% ../nbs/00_core.ipynb #fabc2493
 import os, traceback as _traceback
@@ -237,7 +241,7 @@ def atomic_write(path, data, keep_previous:str|None=None, by_path:bool=False):
             except FileNotFoundError: pass
     except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None
 
-def _why(e:OSError)->str: return e.strerror or (str(e).strip().splitlines() or [type(e).__name__])[0]
+def _why(e:OSError)->str: return e.strerror or first_line(e) or type(e).__name__
 
 def remove_stale_temporaries(folder):
     ("Delete the temporary files that `atomic_write`s of a killed process left in `folder` and its subfolders "

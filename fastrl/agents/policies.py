@@ -113,7 +113,7 @@ def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your
     if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)): return space
     raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got "
                       f"{type(space).__name__}{tuple(space.shape) if space.shape else ''}; "
-                      f"{flatten_advice(space) or 'no gymnasium wrapper flattens them'}; or {alternative}.")
+                      f"{flatten_advice(space)}; or {alternative}.")
 
 
 # %% ../../nbs/14_agents.policies.ipynb #132bec06

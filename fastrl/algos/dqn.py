@@ -84,7 +84,7 @@ def dqn(env_fn,
     onehot = isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete))
     if not (onehot or isinstance(obs_space, gym.spaces.Box)):
         raise ConfigError("dqn needs Box, Discrete or MultiDiscrete observations, but the env has "
-                          f"{_space_str(obs_space)}; {flatten_advice(obs_space) or 'no gymnasium wrapper flattens them'}.")
+                          f"{_space_str(obs_space)}; {flatten_advice(obs_space)}.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
     model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
     batches, local = offpolicy_counts('dqn', steps_per_epoch, num_envs, learning_starts=learning_starts,

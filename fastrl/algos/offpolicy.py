@@ -33,7 +33,7 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     except Exception:
         if isinstance(obs_space, gym.spaces.Box): raise
         raise ConfigError(f"{algo}'s actor_critic cannot take the {_space_str(obs_space)} observations of {name}: "
-                          f"{flatten_advice(obs_space) or 'no gymnasium wrapper flattens them'}, or pass an actor_critic "
+                          f"{flatten_advice(obs_space)}, or pass an actor_critic "
                           "that takes them.") from None
     sync_params(ac)   # CRITICAL: every data-parallel process starts from rank 0's parameters
     return env_fn, ac, act_space

@@ -15,7 +15,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError
+from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
 
 # %% auto #0
@@ -105,7 +105,7 @@ class GymStepper(Pipe):
             self.env.close()
             raise ConfigError(f"{self.env_names[0]} has a {type(self.observation_space).__name__} observation space; "
                               "fastrl steps array observations: "
-                              + (flatten_advice(self.observation_space) or "no gymnasium wrapper flattens them"))
+                              + flatten_advice(self.observation_space))
         if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space,
                                                                             self.env_names[0])
         self.obs,self._seeded = None,False
@@ -150,7 +150,7 @@ class GymStepper(Pipe):
               f'at step {int(self.step_n[lane or 0])} of episode {int(self.episode_n[lane or 0])}')
         err = user_code_error(e, f"{who} {at}")
         if err is not None: return err
-        first = (str(e).strip().splitlines() or [''])[0]
+        first = first_line(e)
         if isinstance(self.env, AsyncVectorEnv):   # gymnasium re-raises a subprocess's error without its frames
             return UserCodeError(f"{who} raised {type(e).__name__}: {first} (the env runs in a subprocess: run with "
                                  "async_envs=False to see where in your code)")

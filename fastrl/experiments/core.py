@@ -5,7 +5,7 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import hashlib, importlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
+import hashlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -15,6 +15,7 @@ from ..core import (Record, set_seed, ConfigError, RunAborted, atomic_write, rem
                          user_code_error)
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from ..pipes.ablations import aug_modules
+from .launch import import_user_modules
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
@@ -410,15 +411,7 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     meta = cfg.pop('__fastrl__', {})
     entry = overrides.pop('entry', None) or meta.get('entry')
     if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
-    for m in meta.get('imports', []):   # the user's ablations: registered when their module is imported
-        if m == '__main__':
-            raise ConfigError(f"{p}: the run's aug {cfg.get('aug')!r} names an ablation its script or notebook "
-                              "defined (__main__), which a new process cannot import: define it in a module, launch "
-                              "the run with it (python -m fastrl.run MODULE:ALGO) and train it again")
-        try: importlib.import_module(m)
-        except ImportError as e:
-            raise ConfigError(f"{p}: the run used ablations of module {m!r}, which cannot be imported here ({e}): run "
-                              f"from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
+    import_user_modules(meta.get('imports', []), p)   # the user's ablations: registered when their module is imported
     try: fn = from_ref(entry) if isinstance(entry, str) else entry
     except (ImportError, AttributeError) as e:
         raise ConfigError(f"{p} says the run was made by {entry}, which cannot be imported here ({e}): "

@@ -76,11 +76,11 @@ class ExperimentGrid:
     def variant_name(self, variant:dict)->str:
         ("Experiment name of `variant`: the grid name plus `_shorthand+value` for each varying (or `in_name`) key but "
          "`seed`.")
-        name = self.name
+        name, short = self.name, user_setting('FASTRL_DEFAULT_SHORTHAND')   # $FASTRL_DEFAULT_SHORTHAND=0: full key names
         for k, vs, sh, inn in zip(self.keys, self.vals, self.shs, self.in_names):
             if k == 'seed' or not (len(vs) > 1 or inn): continue
             v = _get_nested(variant, k)
-            if not user_setting('FASTRL_DEFAULT_SHORTHAND'): sh = k   # $FASTRL_DEFAULT_SHORTHAND=0: full key names
+            if not short: sh = k
             if all(isinstance(x, bool) for x in vs): name += f'_{valid_str(sh)}' if v else ''
             else: name += f'_{valid_str(sh)}{valid_str(v)}'
         return name.lstrip('_')

@@ -13,8 +13,8 @@ from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_nam
 
 # %% auto #0
 __all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env', 'torchrun',
-           'thunk_spec', 'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads', 'init_worker',
-           'one_line_errors', 'run_variant', 'last_line', 'run_variants']
+           'thunk_spec', 'import_user_modules', 'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads',
+           'init_worker', 'one_line_errors', 'run_variant', 'last_line', 'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -117,6 +117,20 @@ def thunk_spec(fn, kwargs:dict)->dict:
                           "import that module here")
     return dict(thunk=fn_ref(fn), imports=mods, kwargs=_encode(kwargs, 'kwargs'))
 
+def import_user_modules(mods:list, what:str):
+    ("Import the modules of a run's own ablations (`thunk_spec`'s `imports`, config.json's `__fastrl__.imports`), which "
+     "register them; a module that cannot be imported is a one-line `ConfigError` that `what` (the run) names.")
+    from fastrl.core import ConfigError
+    for m in mods:
+        if m == '__main__':
+            raise ConfigError(f"{what}: its ablations were defined in a script or notebook (__main__), which a new "
+                              "process cannot import: define them in a module, launch the run with it (python -m "
+                              "fastrl.run MODULE:ALGO) and train it again")
+        try: importlib.import_module(m)
+        except ImportError as e:
+            raise ConfigError(f"{what}: the run used ablations of module {m!r}, which cannot be imported here ({e}): "
+                              f"run from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
+
 def _call(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int=1):
     "Run one experiment in this process, or under torchrun in `num_cpu` processes."
     if num_cpu > 1 and 'WORLD_SIZE' not in os.environ: _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
@@ -130,7 +144,7 @@ def run_spec(fn:str):
 def _run_spec(spec:dict):
     kwargs, lk = _decode(spec['kwargs']), spec['logger_kwargs']
     if 'num_cpu' in spec: _announce(lk, kwargs.get('seed', 0), spec['num_cpu'])   # a grid variant, not a torchrun rank
-    for m in spec.get('imports', []): importlib.import_module(m)   # the user's ablations, registered on import
+    import_user_modules(spec.get('imports', []), lk['output_dir'])   # the user's ablations, registered on import
     _call(import_ref(spec['thunk']), kwargs, lk, spec.get('num_cpu', 1))
 
 def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
