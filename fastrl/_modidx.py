@@ -1529,6 +1529,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'fastrl.run.main': ('run.html#main', 'fastrl/run.py'),
                             'fastrl.run.model_kwargs_arg': ('run.html#model_kwargs_arg', 'fastrl/run.py'),
                             'fastrl.run.parse_value': ('run.html#parse_value', 'fastrl/run.py'),
+                            'fastrl.run.print_failure': ('run.html#print_failure', 'fastrl/run.py'),
                             'fastrl.run.register_algo': ('run.html#register_algo', 'fastrl/run.py'),
                             'fastrl.run.resume_cmd': ('run.html#resume_cmd', 'fastrl/run.py'),
                             'fastrl.run.split_flags': ('run.html#split_flags', 'fastrl/run.py'),

@@ -16,7 +16,7 @@ from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
            'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
-           'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'main']
+           'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'print_failure', 'main']
 
 # %% ../nbs/22_run.ipynb #c06662bb
 class CLIError(Exception):
@@ -398,6 +398,13 @@ def _run_cmd(argv:list):
     fn, eg, run_kwargs = build_grid(cmd, args)
     eg.run(fn, **run_kwargs)
 
+def print_failure(e:Exception, prog:str):
+    ("`e` as command `prog` reports it on stderr: one line (without 'error:' for a stop the user asked for, Ctrl-C or "
+     "SIGTERM), then the frames of the user's code that raised, if any.")
+    stopped = getattr(e, 'exit_code', None) == 130
+    print(f"{prog}: {'' if stopped else 'error: '}{e}", file=sys.stderr)
+    if getattr(e, 'detail', ''): print(e.detail, file=sys.stderr)
+
 def main(argv:list=None):
     ("Entry point of `python -m fastrl.run` and of the `fastrl` console script: exit status 0, or one line on stderr "
      "and a non-zero status.")
@@ -408,9 +415,7 @@ def main(argv:list=None):
         core = sys.modules.get('fastrl.core')   # imported only when something ran: the CLI itself does not import torch
         user = core is not None and isinstance(e, core.FastrlError)
         if not (user or isinstance(e, (CLIError, LaunchError))): raise   # a bug: its traceback is wanted
-        stopped = user and e.exit_code == 130   # Ctrl-C / SIGTERM: the run stopped as asked, not an error
-        print(f"fastrl.run: {'' if stopped else 'error: '}{e}", file=sys.stderr)
-        if getattr(e, 'detail', ''): print(e.detail, file=sys.stderr)   # the frames of the user's code that raised
+        print_failure(e, 'fastrl.run')
         sys.exit(2 if isinstance(e, CLIError) else e.exit_code if user else 1)
     except KeyboardInterrupt:
         print('fastrl.run: interrupted', file=sys.stderr)

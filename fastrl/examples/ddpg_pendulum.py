@@ -93,8 +93,7 @@ def main(epochs:int=10, # Epochs to train (the original fastrl page shows 15)
     "Train the original fastrl page's DDPG example on Pendulum-v1, print the epoch table and write its run folder."
     import sys
     from fastrl.core import FastrlError
+    from fastrl.run import print_failure
     try: train_ddpg_pendulum('Pendulum-v1', epochs, batches, seed, logger_kwargs=dict(output_dir=out, overwrite=overwrite, threads=threads))
     except FastrlError as e:   # a mistake or a stop is one line and an exit status, as with `python -m fastrl.run`
-        print(f"ddpg_pendulum: {'' if e.exit_code == 130 else 'error: '}{e}", file=sys.stderr)
-        if e.detail: print(e.detail, file=sys.stderr)
-        sys.exit(e.exit_code)
+        print_failure(e, 'ddpg_pendulum'); sys.exit(e.exit_code)
