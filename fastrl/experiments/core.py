@@ -37,7 +37,7 @@ from .checkpoint import *
 from .guards import *
 
 # %% auto #0
-__all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'call_from_config', 'resume']
+__all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -296,16 +296,23 @@ class Experiment:
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch,
-              'env_stats': train_norm_stats(self.learner),
-              # load_policy(DIR) builds the networks from them when config.json cannot rebuild the env
-              'spaces': train_spaces(self.learner), 'settings': self.settings}
+        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
+              'settings': self.settings}
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
 
+    def _model_extras(self)->dict:
+        ("What a saved model keeps beside the weights: the training env's normalising statistics and its spaces "
+         "(`load_policy(DIR)` sizes the networks from them when config.json cannot rebuild the env).")
+        return {'env_stats': train_norm_stats(self.learner), 'spaces': train_spaces(self.learner)}
+
+    def _rank_state(self)->dict:
+        "What this rank's part of a checkpoint holds: the learner graph's state and the RNG states."
+        return {'graph': graph_state(self.learner), 'rng': rng_state()}
+
     def save_checkpoint(self, epoch:int):
         "Write `checkpoint.pt`: the learner graph's state, RNG states, counters (every rank's, gathered to rank 0)."
-        st = {'graph': graph_state(self.learner), 'rng': rng_state()}
+        st = self._rank_state()
         if self.world_size > 1:
             sts = [None]*self.world_size if self.is_main else None
             torch.distributed.gather_object(st, sts, dst=0)
@@ -403,12 +410,23 @@ def is_env_id(s:str)->bool:
      "the name of an object.")
     return s in gym.registry or re.fullmatch(r'[\w.]+:[\w/.-]+', s) is not None
 
+def rebuilt_config(output_dir, overrides:dict)->tuple:
+    ("`(config, meta)`: `output_dir/config.json` with the objects it refers to rebuilt (an env id made into a factory), "
+     "except those `overrides` replace; `meta` its `__fastrl__` record.")
+    cfg = read_config(output_dir)
+    meta = cfg.pop('__fastrl__', {})
+    for path,ref in meta.get('refs', {}).items():
+        if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed
+        try: _set_path(cfg, path.split(':'), from_ref(ref))
+        except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
+        except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
+    return cfg, meta
+
 def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     "Call the entry function recorded in `output_dir/config.json` with its arguments, `overrides` and `logger_kwargs`."
     output_dir = Path(output_dir)
     p = output_dir/'config.json'
-    cfg = read_config(output_dir)
-    meta = cfg.pop('__fastrl__', {})
+    meta = read_config(output_dir).get('__fastrl__', {})
     entry = overrides.pop('entry', None) or meta.get('entry')
     if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
     import_user_modules(meta.get('imports', []), p)   # the user's ablations: registered when their module is imported
@@ -419,11 +437,7 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
                              if entry.startswith('__main__:') else "run from the folder that holds its module, or add "
                              "that folder to PYTHONPATH")) from None
     params = inspect.signature(fn).parameters
-    for path,ref in meta.get('refs', {}).items():
-        if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed
-        try: _set_path(cfg, path.split(':'), from_ref(ref))
-        except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
-        except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
+    cfg = rebuilt_config(output_dir, overrides)[0]
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})
     bad = [k for k,v in kwargs.items()

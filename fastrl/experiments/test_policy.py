@@ -5,7 +5,8 @@
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #a0a5f2ac
 from __future__ import annotations
-import json, os
+import json, os, pickle
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import torch
@@ -13,14 +14,15 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain
 from ..agents.core import UniformWarmup
 from ..core import ConfigError
-from .core import call_from_config, is_env_id
+from .core import call_from_config, is_env_id, rebuilt_config
+from .config import read_config
 from .config import as_env_fn, space_from_state, SpacesEnv
 from .checkpoint import load_checkpoint, load_norm_stats
 from ..loggers.vscode_visualizers import save_video
 
 # %% auto #0
-__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'load_policy_and_env', 'load_policy', 'has_screen', 'run_policy',
-           'test_policy_main']
+__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'load_policy_and_env', 'load_policy', 'has_screen',
+           'run_policy', 'test_policy_main']
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
 def saved_model(fpath, itr=None)->Path:
@@ -52,8 +54,46 @@ def spaces_env_fn(fpath, itr=None):
     obs, act = space_from_state(sp['observation']), space_from_state(sp['action'])
     return lambda render_mode=None: SpacesEnv(obs, act, source=str(fpath))
 
+def logger_run(fpath)->bool:
+    "Whether the run in `fpath` was written by an `EpochLogger` (an algorithm of the user's own), not an entry function."
+    try: return (read_config(fpath).get('__fastrl__') or {}).get('logger') == 'EpochLogger'
+    except Exception: return False   # call_from_config says what is wrong with config.json
+
+def _unpickled(p:Path, what:str):
+    "The object pickled in `p` (the run's own file, as Spinning Up loads it), or a one-line `ConfigError`."
+    try: return torch.load(p, map_location='cpu', weights_only=False)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"{p} holds {what} whose class cannot be imported here ({e}): run from the folder that "
+                          "holds its module (a class defined in a script or notebook cannot be loaded elsewhere)") from None
+    except Exception as e:
+        raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model)") from None
+
+def _loaded_module(fpath, itr, overrides:dict):
+    ("(exp, get_action) of the model an `EpochLogger` saved (`setup_pytorch_saver`): its `act(obs)`, or its call, on a "
+     "float32 tensor.")
+    p, pm = saved_model(fpath, itr), Path(fpath)/'pyt_save'/'module.pt'
+    if not p.exists() or not pm.exists():
+        raise ConfigError(f"No saved model {p if not pm.exists() or not p.exists() else pm}: the algorithm saves one with "
+                          "logger.setup_pytorch_saver(model) and logger.save_state(...) (and is --itr right?)")
+    module = _unpickled(pm, 'a model')
+    try: module.load_state_dict(load_checkpoint(p)['models']['module'])
+    except Exception as e:
+        raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model)") from None
+    cfg = rebuilt_config(fpath, overrides)[0]
+    pv = Path(fpath)/'vars.pkl'
+    if not callable(cfg.get('env_fn')) and pv.exists():   # Spinning Up's way: the env save_state was given
+        cfg['env_fn'] = lambda: pickle.loads(pv.read_bytes())['env']
+    act = getattr(module, 'act', module)
+    def get_action(obs):
+        with torch.no_grad(): a = act(torch.as_tensor(np.asarray(obs), dtype=torch.float32))
+        return a.numpy() if isinstance(a, torch.Tensor) else a
+    exp = SimpleNamespace(config=cfg, agent=None, module=module)
+    return exp, _Action(get_action, exp)
+
 def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
-    "(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides`."
+    ("(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides` (a logger's run: its "
+     "saved module, which acts as it was written to).")
+    if logger_run(fpath): return _loaded_module(fpath, itr, overrides)
     exp = call_from_config(fpath, dict(load_only=True, itr=itr, show=False), **overrides)
     agent = exp.agent
     if agent is None:
@@ -98,6 +138,7 @@ def load_policy(fpath, # Output folder of a run
     ("`get_action(obs) -> action` of the policy saved in `fpath`; no env needed: when config.json cannot rebuild it, "
      "the saved spaces size the networks.")
     itr = _itr(itr)
+    if logger_run(fpath): return _loaded_module(fpath, itr, overrides)[1]
     if 'env_fn' not in overrides and not recorded_env(fpath): overrides['env_fn'] = spaces_env_fn(fpath, itr)
     return _loaded_agent(fpath, itr, deterministic, overrides)[1]
 
