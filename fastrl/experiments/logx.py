@@ -295,7 +295,7 @@ class EpochLogger(Logger):
         "`(mean, std)` of the values stored under `key` this epoch, over every rank (the values are kept)."
         return mpi_statistics_scalar(self.epoch_dict.get(key, []))
 
-# %% ../../nbs/20g_experiments.logx.ipynb #78a96f4c
+# %% ../../nbs/20g_experiments.logx.ipynb #b7d9a928
 class StoreRecords(LoggerBase):
     "Passes items through; each `Record` holding a number or a tensor becomes `logger.store(Name=value)`."
     def __init__(self, logger:EpochLogger, source_datapipe=None):
