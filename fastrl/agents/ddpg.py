@@ -20,7 +20,7 @@ from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
-                                 SoftTargetUpdater, get_target_model, check_nsteps)
+                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter, eval_mode, is_shape_error)
 from ..core import ConfigError, UserCodeError
@@ -252,11 +252,12 @@ class ActorLossProcessor(Pipe):
     def __iter__(self):
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
-            # the critic's weight gradients would be thrown away: skip computing them
-            self.critic.requires_grad_(False)
-            yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
-            self.critic.requires_grad_(True)    # resumed after the stepper's backward
+            yield from self.loss(b)
             yield b
+    def loss(self, b:SimpleStep):
+        "The actor's loss on batch `b`, yielded with the critic frozen until the stepper has back-propagated it."
+        # the critic's weight gradients would be thrown away: skip computing them
+        with frozen(self.critic): yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
 
 # %% ../../nbs/10_agents.ddpg.ipynb #1a13ed1e
 def _train_stepper(dls)->GymStepper|None:

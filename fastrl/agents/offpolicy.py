@@ -10,16 +10,16 @@ from ..core import ConfigError
 import numpy as np, torch
 from torch import nn
 import gymnasium as gym
-from ..pipes.core import ReplaceDp, find_dps, find_dp
-from .core import _space_str
+from ..pipes.core import ReplaceDp, find_dps, find_dp, insert_dp
+from .core import _space_str, eval_mode
 from ..memory.experience_replay import ExperienceReplay
-from ..learner.core import SoftTargetUpdater
+from ..learner.core import SoftTargetUpdater, StepBatcher, UpdateClock
 from .ddpg import _train_stepper
 from ..loggers.core import retitle
 
 # %% auto #0
-__all__ = ['SPINUP_LOSS_TITLES', 'check_box_action_space', 'replay_schedule', 'sync_targets_with', 'spinup_titles',
-           'check_learner_input']
+__all__ = ['SPINUP_LOSS_TITLES', 'check_box_action_space', 'replay_schedule', 'update_clock', 'delayed', 'targets_wait',
+           'spinup_titles', 'check_learner_input']
 
 # %% ../../nbs/10b_agents.offpolicy.ipynb #0dfc181d
 _ALTERNATIVES = ('Use an algorithm for discrete actions: DQN, or VPG/PPO/TRPO with a categorical policy '
@@ -44,14 +44,28 @@ def replay_schedule(train_freq:int=1, gradient_steps:int=1):
 
 SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
 
-def sync_targets_with(clock_type):
-    ("Augmentation: every `SoftTargetUpdater` syncs when the `clock_type` pipe of the chain says the batch is `due` "
-     "(TD3: its delayed actor loss).")
+def update_clock(pipe)->tuple:
+    ("`(pipe, clock)`: the chain's `UpdateClock`, put right after its `StepBatcher` (so every update passes it first) "
+     "when it has none.")
+    clocks = find_dps(pipe, UpdateClock)
+    if clocks: return pipe, clocks[0]
+    pipe = insert_dp(pipe, find_dp(pipe, StepBatcher), UpdateClock)
+    return pipe, find_dp(pipe, UpdateClock)
+
+def delayed(delay:int, *makers):
+    ("Augmentation: a gate `every(delay)` updates of the chain's clock; each `maker(pipe, gate)` edits the chain to "
+     "wait on it (TD3: the actor loss and every target updater), returning it.")
     def f(pipe):
-        clock = find_dp(pipe, clock_type)
-        for u in find_dps(pipe, SoftTargetUpdater): u.target_sync = clock
+        pipe, clock = update_clock(pipe)
+        gate = clock.every(delay)
+        for m in makers: pipe = m(pipe, gate)
         return pipe
     return f
+
+def targets_wait(pipe, gate):
+    "Every `SoftTargetUpdater` of the chain updates when `gate` is due (a `delayed` maker)."
+    for u in find_dps(pipe, SoftTargetUpdater): u.target_sync = gate
+    return pipe
 
 def spinup_titles(pipe):
     "Augmentation: the DDPG chain declares Spinning Up's keys (`SPINUP_LOSS_TITLES`)."
@@ -65,7 +79,7 @@ def check_learner_input(dls, critic:nn.Module, algo:str):
     s = torch.as_tensor(st.observation_space.sample()[None], dtype=torch.float32,
                         device=next(critic.parameters()).device)
     a = torch.as_tensor(st.action_space.sample()[None], dtype=torch.float32, device=s.device)
-    with torch.no_grad(): q = critic(s, a)
+    with torch.no_grad(), eval_mode(critic): q = critic(s, a)   # one row: no BatchNorm statistics of it
     if q.dim() != 2 or q.shape[1] < 2:
         raise ConfigError(f"{algo} needs twin critics giving [B, 2] values, but the critic gives {tuple(q.shape)}: "
                          f"build it as TwinCritic({s.shape[1]}, {a.shape[1]}).")

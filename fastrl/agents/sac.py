@@ -14,8 +14,8 @@ import torch.nn.functional as F
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, remove_dp
-from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
-from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target
+from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead, eval_mode
+from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target, frozen
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import TwinCritic, TwinQLossProcessor, torch_default_init
 from .offpolicy import (replay_schedule, check_learner_input, check_box_action_space, spinup_titles,
@@ -73,7 +73,9 @@ class StochasticModelRunner(SimpleModelRunner):
     def __iter__(self):
         for x in self.source_datapipe:
             x = x.to(self.device, torch.float32) if x.is_floating_point() or x.dtype==torch.uint8 else x.to(self.device)
-            with torch.no_grad(): a = self.model.sample(x, with_logp=False)[0] if self.training else self.model(x)
+            # acting never moves a BatchNorm's statistics (CrossQ's actor has them)
+            with torch.no_grad(), eval_mode(self.model):
+                a = self.model.sample(x, with_logp=False)[0] if self.training else self.model(x)
             yield a
 
 def SACAgent(
@@ -141,15 +143,17 @@ class SACActorLossProcessor(Pipe):
     def __iter__(self):
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
-            a, logp = self.actor.sample(b.state)
-            alpha = self.alpha()
-            # the critic's weight gradients would be thrown away: skip computing them
-            self.critic.requires_grad_(False)
+            yield from self.loss(b)
+            yield b
+    def loss(self, b:SimpleStep):
+        "`LogPi`, `Alpha` and the actor's loss on batch `b`, the critic frozen until the loss is back-propagated."
+        a, logp = self.actor.sample(b.state)
+        alpha = self.alpha()
+        # the critic's weight gradients would be thrown away: skip computing them
+        with frozen(self.critic):
             q = self.critic(b.state, a).min(-1).values
             yield Record('LogPi', logp.detach()); yield Record('Alpha', alpha)
             yield Loss((alpha * logp - q).mean(), title=self.title)
-            self.critic.requires_grad_(True)
-            yield b
 
 # %% ../../nbs/12_agents.sac.ipynb #04449daa
 def _holding(pipe, dp_type, model):

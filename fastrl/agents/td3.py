@@ -13,10 +13,10 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead
-from ..learner.core import LearnerHead, get_target_model, td_target
+from ..learner.core import LearnerHead, get_target_model, td_target, frozen, Every
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from ..core import Loss
-from .offpolicy import (check_box_action_space, replay_schedule, sync_targets_with, spinup_titles,
+from .offpolicy import (check_box_action_space, replay_schedule, delayed, targets_wait, spinup_titles,
                                      check_learner_input, _ALTERNATIVES)
 
 # %% auto #0
@@ -146,22 +146,17 @@ class TD3CriticLossProcessor(TwinQLossProcessor):
 
 # %% ../../nbs/11_agents.td3.ipynb #9ba24693
 class DelayedActorLossProcessor(ActorLossProcessor):
-    ("`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only on batches d, 2d, ... (d "
-     "= `policy_delay`); `due` says whether the current batch is one (the target updaters read it).")
-    def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, policy_delay:int=2, title:str='LossPi'):
-        super().__init__(source_datapipe, critic, actor, title)
-        if policy_delay < 1: raise ValueError(f"policy_delay must be >= 1, got {policy_delay}.")
-        self.policy_delay,self.n,self.due = policy_delay,0,False
+    ("`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only when `gate` is due "
+     "(`clock.every(policy_delay)`: updates d, 2d, ...); TD3's target updaters wait on the same gate.")
+    def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, gate:Every, title:str='LossPi'):
+        super().__init__(source_datapipe, critic, actor, title); self.gate = gate
+    @property
+    def policy_delay(self)->int: return self.gate.d
+    @policy_delay.setter
+    def policy_delay(self, d:int): self.gate.d = d   # the ablation without delay sets 1: actor and targets alike
     def __iter__(self):
         for b in self.source_datapipe:
-            if is_step(b):
-                self.n += 1
-                # CRITICAL: the one policy-delay clock; both target updaters read `due`
-                self.due = self.n % self.policy_delay == 0
-                if self.due:
-                    self.critic.requires_grad_(False)
-                    yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
-                    self.critic.requires_grad_(True)
+            if is_step(b) and self.gate.due: yield from self.loss(b)
             yield b
 
 # %% ../../nbs/11_agents.td3.ipynb #2ec51757
@@ -199,10 +194,10 @@ def TD3Learner(
     td3_fns = [ReplaceDp(CriticLossProcessor, lambda p: TD3CriticLossProcessor(p.source_datapipe, critic, actor,
                                                                                p.t_critic, p.t_actor, p.gamma,
                                                                                target_noise, noise_clip)),
-               ReplaceDp(ActorLossProcessor, lambda p: DelayedActorLossProcessor(p.source_datapipe,
-                                                                                 CriticMember(critic, 0), actor,
-                                                                                 policy_delay)),
-               sync_targets_with(DelayedActorLossProcessor),
+               # one gate: the actor's loss and every target update wait on the same `policy_delay` updates
+               delayed(policy_delay, lambda pipe, gate: ReplaceDp(ActorLossProcessor, lambda p:
+                       DelayedActorLossProcessor(p.source_datapipe, CriticMember(critic, 0), actor, gate))(pipe),
+                       targets_wait),
                replay_schedule(train_freq, gradient_steps), spinup_titles]
     return DDPGLearner(actor, critic, dls, logger_bases, actor_lr=actor_lr, actor_opt=actor_opt, critic_lr=critic_lr,
                        critic_opt=critic_opt, tau=tau, bs=bs, max_sz=max_sz,

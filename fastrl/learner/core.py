@@ -22,8 +22,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
            'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'get_target_model', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target',
-           'evaluate_agent']
+           'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler', 'linear_decay', 'LRSchedule',
+           'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -286,6 +286,41 @@ def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|Non
     for up in find_dps(pipe, SoftTargetUpdater):
         if up.model is model: return up.target_model
     return model
+
+# %% ../../nbs/06_learner.core.ipynb #281299d7
+class UpdateClock(Pipe):
+    "Counts updates: each step batch that passes is one (`n`); `every(d)` is a gate due on updates d, 2d, ..."
+    def __init__(self, source_datapipe): self.source_datapipe,self.n = source_datapipe,0
+    def __iter__(self):
+        for o in self.source_datapipe:
+            if is_step(o): self.n += 1
+            yield o
+    def every(self, d:int)->'Every': return Every(self, d)
+
+class Every:
+    ("A gate due on updates d, 2d, ... of `clock` (an `UpdateClock` upstream of the pipes that read it); `d` may be "
+     "changed (an ablation without delay sets 1).")
+    def __init__(self, clock:UpdateClock, d:int): self.clock,self.d = clock,d
+    @property
+    def d(self)->int: return self._d
+    @d.setter
+    def d(self, d:int):
+        if not isinstance(d, int) or d < 1: raise ValueError(f"a delay must be a whole number of updates >= 1, got {d!r}")
+        self._d = d
+    @property
+    def due(self)->bool: return self.clock.n % self._d == 0
+    def __repr__(self): return f"every {self._d} updates"
+
+# %% ../../nbs/06_learner.core.ipynb #32ab31ef
+class frozen:
+    "`with frozen(model):` its trainable parameters get `requires_grad=False`, and get it back on exit, however it exits."
+    def __init__(self, model:nn.Module): self.model = model
+    def __enter__(self):
+        self.ps = [p for p in self.model.parameters() if p.requires_grad]
+        for p in self.ps: p.requires_grad_(False)
+        return self.model
+    def __exit__(self, *exc):
+        for p in self.ps: p.requires_grad_(True)
 
 # %% ../../nbs/06_learner.core.ipynb #0bcba7d9
 class LRScheduler(Pipe):
