@@ -8,10 +8,11 @@ from __future__ import annotations
 import importlib
 
 # %% auto #0
-__all__ = ['ALGO_MODULES', 'DATA_PARALLEL', 'get_algo', 'available_algos', 'vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn']
+__all__ = ['ALGO_MODULES', 'DATA_PARALLEL', 'get_algo', 'available_algos', 'vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'crossq',
+           'dqn']
 
 # %% ../../nbs/29_algos.ipynb #a40b49ea
-ALGO_MODULES = {name: (f'fastrl.algos.{name}',) for name in ('vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn')}
+ALGO_MODULES = {name: (f'fastrl.algos.{name}',) for name in ('vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'crossq', 'dqn')}
 DATA_PARALLEL = ('vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn')   # algorithms that accept --cpu > 1
 
 def get_algo(name:str):
@@ -45,6 +46,7 @@ from .ppo import ppo
 from .ddpg import ddpg
 from .td3 import td3
 from .sac import sac
+from .crossq import crossq
 from .dqn import dqn
-_all_ = ['vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'dqn']
+_all_ = ['vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'crossq', 'dqn']
 
