@@ -232,6 +232,9 @@ class CriticLossProcessor(Pipe):
         self.t_critic,self.t_actor,self.qvals_title = t_critic,t_actor,qvals_title
     @property
     def titles(self)->tuple: return (self.qvals_title,) if self.qvals_title else ()
+    def targets(self)->list:
+        "The (online, target) networks it bootstraps from (`None`: the updater's, found when it runs)."
+        return [(self.critic, self.t_critic), (self.actor, self.t_actor)]
     def __iter__(self):
         t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)
         t_actor = get_target_model(self.actor, self.source_datapipe, self.t_actor)

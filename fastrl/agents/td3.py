@@ -122,6 +122,7 @@ class TwinQLossProcessor(Pipe):
                  gamma:float=0.99, title:str='LossQ'):
         self.source_datapipe,self.critic,self.actor,self.gamma,self.title = source_datapipe,critic,actor,gamma,title
         self.t_critic,self.t_actor = t_critic,t_actor
+    def targets(self)->list: return [(self.critic, self.t_critic), (self.actor, self.t_actor)]
     def target(self, b:SimpleStep)->Tensor: raise NotImplementedError
     def __iter__(self):
         self.t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)

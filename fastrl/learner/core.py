@@ -14,7 +14,7 @@ import torch
 import torch.optim.optimizer as topt
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step
+from ..core import SimpleStep, Record, is_step, ConfigError
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
@@ -22,8 +22,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
            'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler', 'linear_decay', 'LRSchedule',
-           'check_nsteps', 'td_target', 'evaluate_agent']
+           'check_targets', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler', 'linear_decay',
+           'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -59,6 +59,7 @@ class LearnerHead(Pipe):
     def __init__(self, source_datapipe):
         self.source_datapipe = source_datapipe
         find_dp(source_datapipe, LearnerBase)   # fail early on a chain without a source of batches
+        check_targets(self)
     @property
     def dls(self): return find_dp(self.source_datapipe, LearnerBase).dls
     def __iter__(self): yield from self.source_datapipe
@@ -66,6 +67,7 @@ class LearnerHead(Pipe):
     def fit(self, epochs:int):
         "Train for `epochs` epochs of `batches` batches each."
         find_dp(self, EpocherCollector).n_epochs = epochs
+        check_targets(self)   # again: the chain may have been edited since it was built
         for _ in self.source_datapipe: pass
         return self
 
@@ -269,6 +271,18 @@ class SoftTargetUpdater(Pipe):
                 due = self.target_sync.due if hasattr(self.target_sync, 'due') else self.n % self.target_sync == 0
                 if due: self.update()
             yield o
+
+def check_targets(learner):
+    ("A `ConfigError` when a pipe bootstraps from a target network (its `targets()`: `(online, target)` pairs) that no "
+     "`SoftTargetUpdater` of the chain updates: the target would stay at its initial weights, silently.")
+    updated = {id(u.target_model) for u in find_dps(learner, SoftTargetUpdater)}
+    for dp in all_dps(learner):
+        for online, target in (dp.targets() if callable(getattr(dp, 'targets', None)) else ()):
+            if target is not None and target is not online and id(target) not in updated:
+                raise ConfigError(f"{type(dp).__name__} bootstraps from a target copy of {type(online).__name__} that no "
+                                  "SoftTargetUpdater in the chain updates: it would stay at its initial weights. To "
+                                  "learn without a target network, give the loss the online network as its target; "
+                                  "to copy it at every update, keep the updater with tau=1 (the ablation no_target)")
 
 def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|None=None,
                      target_updater_cls:tuple=(), # The original fastrl page's form: pipe types holding `target_model`

@@ -154,6 +154,7 @@ class TargetCalc(Pipe):
 
     @property
     def t_net(self)->nn.Module: return self.model if self.t_model is None else self.t_model
+    def targets(self)->list: return [(self.model, self.t_model)]
 
     @property
     def online_selects(self)->bool:
