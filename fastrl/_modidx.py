@@ -20,6 +20,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                'fastrl/agents/core.py'),
                                     'fastrl.agents.core.AgentBase.logger_bases': ( 'agents.core.html#agentbase.logger_bases',
                                                                                    'fastrl/agents/core.py'),
+                                    'fastrl.agents.core.AgentContractError': ( 'agents.core.html#agentcontracterror',
+                                                                               'fastrl/agents/core.py'),
                                     'fastrl.agents.core.AgentHead': ('agents.core.html#agenthead', 'fastrl/agents/core.py'),
                                     'fastrl.agents.core.AgentHead.__call__': ( 'agents.core.html#agenthead.__call__',
                                                                                'fastrl/agents/core.py'),

@@ -17,9 +17,9 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain, GRAPH_VERSION
 
 # %% auto #0
-__all__ = ['AgentBase', 'AgentHead', 'StepFieldSelector', 'eval_mode', 'is_shape_error', 'SimpleModelRunner', 'ActionClip',
-           'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase', 'OrnsteinUhlenbeck', 'GaussianNoise',
-           'UniformWarmup']
+__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'StepFieldSelector', 'eval_mode', 'is_shape_error',
+           'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase',
+           'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
 
 # %% ../../nbs/07_agents.core.ipynb #0c093683
 class AgentBase(Pipe):
@@ -31,7 +31,14 @@ class AgentBase(Pipe):
     @property
     def logger_bases(self)->list: return self._loggers.bases
     def __iter__(self):
-        while True: yield self.item
+        while True:
+            # each input once: a pipe that read two per output would act on one observation twice
+            if self.item is None: raise AgentContractError("read two inputs for one action")
+            item, self.item = self.item, None
+            yield item
+
+class AgentContractError(RuntimeError):
+    "A pipe of an agent chain broke its contract: one output per input (`AgentHead` names the chain)."
 
 def _space_str(s)->str:
     return (f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}" if not isinstance(s, gym.spaces.Discrete)
@@ -54,6 +61,11 @@ class AgentHead(Pipe):
             self._base,self._it,self._ver = self.base,iter(self.source_datapipe),GRAPH_VERSION[0]
         self._base.item,self._base.single = step,single
         try: return next(self._it)
+        except AgentContractError as e:
+            self._it = None
+            chain = ' -> '.join(type(dp).__name__ for dp in pipe_chain(self))
+            raise AgentContractError(f"a pipe of the agent chain {chain} {e}: every pipe of an agent must yield one "
+                                     "output per input it reads") from None
         except BaseException: self._it = None; raise
 
     def act(self, step:SimpleStep)->np.ndarray:
