@@ -8,6 +8,7 @@ from __future__ import annotations
 import os, random, shutil, warnings
 from collections import deque
 from pathlib import Path
+from types import SimpleNamespace, GeneratorType
 import numpy as np
 import torch
 from torch import nn, Tensor
@@ -22,8 +23,9 @@ from .config import as_env_fn, space_state
 
 # %% auto #0
 __all__ = ['encode', 'decode', 'ReplayLog', 'record_for_replay', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats',
-           'train_norm_stats', 'train_spaces', 'FrozenStats', 'with_norm_stats', 'graph_state', 'load_graph_state',
-           'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint', 'load_checkpoint']
+           'train_norm_stats', 'train_spaces', 'FrozenStats', 'with_norm_stats', 'not_state', 'CheckpointError',
+           'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint',
+           'load_checkpoint']
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #60b4baf6
 from gymnasium.wrappers.utils import RunningMeanStd
@@ -300,15 +302,40 @@ def _load_obj_state(holder, k, st, shared_sd:dict, loaded:set):
         with torch.no_grad(): cur.copy_(st)
     else: put(decode(st))
 
+def not_state(v)->bool:
+    ("Whether attribute value `v` is what a pipe is built with, not state a checkpoint keeps: other pipes, callables, "
+     "spaces, devices, types, iterators, caches in a `SimpleNamespace`, and lists of these.")
+    if isinstance(v, (IterDataPipe, SimpleNamespace, gym.Space, torch.device, type, GeneratorType)) or callable(v):
+        return True
+    return isinstance(v, (list, tuple)) and all(not_state(x) or encode(x) is not _SKIP for x in v)
+
+class CheckpointError(TypeError):
+    "A pipe holds state a checkpoint cannot keep: a resumed run would not be the same run (a contributor's error)."
+
+def _pipe_state(dp, shared:dict)->dict:
+    ("The attributes of pipe `dp` a checkpoint keeps; a `CheckpointError` for one it cannot keep that is neither "
+     "`not_state` nor named in the class's `not_state` tuple.")
+    out, skip = {}, getattr(type(dp), 'not_state', ())
+    for k,v in vars(dp).items():
+        s = _obj_state(v, shared)
+        if s is not _SKIP: out[k] = s
+        elif not (k in skip or not_state(v)):
+            raise CheckpointError(f"{type(dp).__name__}.{k} ({type(v).__name__}) cannot be saved in a checkpoint, so a "
+                                  "resumed run would not get it back: keep it as numbers, arrays, tensors or an object "
+                                  "with state_dict(); if it is rebuilt from the constructor (a setting or a cache), "
+                                  f"hold it in a SimpleNamespace or name it in {type(dp).__name__}.not_state")
+    return out
+
 def graph_state(root)->dict:
-    "The state of every pipe in `root`'s graph (modules and optimizers once each), weights-only loadable."
+    ("The state of every pipe in `root`'s graph (modules and optimizers once each), weights-only loadable; a "
+     "`CheckpointError` for state it cannot keep.")
     shared, pipes = {}, {}
     for i,dp in enumerate(all_dps(root)):
         key = f'{i:03d}.{type(dp).__name__}'
         if isinstance(dp, LoggerBase): pipes[key] = {}; continue   # tables and files are not training state
         if hasattr(dp, 'state_dict') and hasattr(dp, 'load_state_dict'):
             pipes[key] = {'__pipe_state_dict__': dp.state_dict()}; continue
-        pipes[key] = {k:s for k,v in vars(dp).items() if (s := _obj_state(v, shared)) is not _SKIP}
+        pipes[key] = _pipe_state(dp, shared)
     return {'pipes': pipes, 'shared': {k:o.state_dict() for k,o in shared.values()}}
 
 def load_graph_state(root, st:dict):
