@@ -12,9 +12,10 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'Loss', 'set_seed', 'default_device',
-           'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'flatten_advice',
-           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
+__all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Loss', 'set_seed',
+           'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError',
+           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
+           'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
@@ -96,13 +97,32 @@ def as_float(v)->float:
     return float(v)
 
 # %% ../nbs/00_core.ipynb #3cd78c10
+class ChainContractError(RuntimeError):
+    "A pipe broke the contract of a learner's stream: fastrl's or a contributor's bug, found at the first step."
+
 class Loss(dict):
     ("A loss item of a learner's stream: `loss` (a scalar tensor), `title` (its record's name), `opt` (on-policy: the "
-     "optimiser(s) it steps).")
+     "optimiser(s) it steps). While a learner fits, each loss must be stepped before the next one is made.")
+    _pending,_checking = [None],[False]   # the last loss not yet stepped; whether a learner is fitting
     def __init__(self, loss, title:str|None=None, opt=None):
+        prev = Loss._pending[0]
+        if prev is not None and Loss._checking[0]:
+            Loss._pending[0] = None
+            raise ChainContractError(f"a loss ({title or 'loss'}) was made while the last one "
+                                     f"({prev.get('title', 'loss')}) had not been stepped: a pipe after the loss pipe "
+                                     "holds items back (or drops a loss), so the update would run on a stale model; "
+                                     "every pipe must yield each item it reads at once")
         super().__init__(loss=loss)
         if title is not None: self['title'] = title
         if opt is not None: self['opt'] = opt
+        Loss._pending[0] = self
+    def done(self):
+        "An optimiser stepped this loss (the steppers call it)."
+        if Loss._pending[0] is self: Loss._pending[0] = None
+    @staticmethod
+    def checking(on:bool):
+        "Check (while a learner fits) that each loss is stepped before the next is made; starts with none pending."
+        Loss._pending[0], Loss._checking[0] = None, on
     def __repr__(self): return f"Loss({', '.join(f'{k}={v!r}' for k,v in self.items())})"
 
 

@@ -10,6 +10,7 @@ from torch import nn, Tensor
 import torch.distributed as dist
 from ..pipes.core import Pipe
 from ..learner.core import clip_grad_norm, optimizer_step, opt_params, zero_grad
+from ..core import Loss
 
 # %% auto #0
 __all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss', 'LossBackward', 'GradAllReducer',
@@ -88,3 +89,4 @@ class OptimizerStepper(Pipe):
             for opt in _opts(o):
                 if self.max_grad_norm is not None: clip_grad_norm(opt_params(opt), self.max_grad_norm)
                 optimizer_step(opt)
+            if isinstance(o, Loss): o.done()

@@ -14,7 +14,7 @@ import torch
 import torch.optim.optimizer as topt
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, ConfigError
+from ..core import SimpleStep, Record, is_step, ConfigError, Loss
 from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
@@ -68,7 +68,10 @@ class LearnerHead(Pipe):
         "Train for `epochs` epochs of `batches` batches each."
         find_dp(self, EpocherCollector).n_epochs = epochs
         check_targets(self)   # again: the chain may have been edited since it was built
-        for _ in self.source_datapipe: pass
+        Loss.checking(True)
+        try:
+            for _ in self.source_datapipe: pass
+        finally: Loss.checking(False)
         return self
 
     def validate(self, dl_idx:int=1)->list:
@@ -243,6 +246,7 @@ class BasicOptStepper(Pipe):
             if self.grad_hook is not None: self.grad_hook(opt_params(self.opt))
             if self.max_grad_norm is not None: clip_grad_norm(opt_params(self.opt), self.max_grad_norm)
             optimizer_step(self.opt)
+            if isinstance(o, Loss): o.done()
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(Pipe):
