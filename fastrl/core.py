@@ -12,9 +12,9 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Loss', 'set_seed',
-           'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError',
-           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
+__all__ = ['STEP_FIELDS', 'PROBE', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe',
+           'Loss', 'set_seed', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line',
+           'UserCodeError', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
            'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
@@ -99,6 +99,12 @@ def as_float(v)->float:
 # %% ../nbs/00_core.ipynb #3cd78c10
 class ChainContractError(RuntimeError):
     "A pipe broke the contract of a learner's stream: fastrl's or a contributor's bug, found at the first step."
+
+class Probe:
+    ("The item a learner sends through its chain before its first step (`PROBE`): every pipe passes on, unchanged and "
+     "at once, what it does not handle; none counts it.")
+    def __repr__(self): return 'PROBE'
+PROBE = Probe()
 
 class Loss(dict):
     ("A loss item of a learner's stream: `loss` (a scalar tensor), `title` (its record's name), `opt` (on-policy: the "

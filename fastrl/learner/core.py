@@ -14,8 +14,8 @@ import torch
 import torch.optim.optimizer as topt
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, ConfigError, Loss
-from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter
+from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE
+from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
@@ -32,9 +32,11 @@ class LearnerBase(Pipe):
         self.dls = list(dls)
         if not self.dls: raise ValueError("LearnerBase needs at least one dataloader (index 0 trains).")
         self._it = None
-        self._train = SimpleNamespace(steppers=None)   # found once; outside any collection, so graph traversal skips it
+        # found once, and the probe `fit` asks for; outside any collection, so graph traversal skips them
+        self._train = SimpleNamespace(steppers=None, probe=False)
     def __iter__(self):
         if self._it is None: self._it = iter(self.dls[0])
+        if self._train.probe: self._train.probe = False; yield PROBE
         for o in self._it: yield o
     @property
     def env_steps(self)->int|None:
@@ -68,9 +70,16 @@ class LearnerHead(Pipe):
         "Train for `epochs` epochs of `batches` batches each."
         find_dp(self, EpocherCollector).n_epochs = epochs
         check_targets(self)   # again: the chain may have been edited since it was built
+        find_dp(self, LearnerBase)._train.probe = True
         Loss.checking(True)
         try:
-            for _ in self.source_datapipe: pass
+            for i, o in enumerate(self.source_datapipe):
+                if i == 0 and o is not PROBE:
+                    chain = ' -> '.join(type(dp).__name__ for dp in pipe_chain(self))
+                    raise ChainContractError(f"a pipe of the learner chain {chain} dropped or held back an item it does "
+                                             "not handle (the probe LearnerBase sends first did not reach the end "
+                                             "first): every pipe must yield each item it does not handle, unchanged "
+                                             "and at once")
         finally: Loss.checking(False)
         return self
 

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 from fastprogress.fastprogress import master_bar, progress_bar
-from ..core import SimpleStep, Record, is_step, as_float
+from ..core import SimpleStep, Record, is_step, as_float, PROBE
 from ..pipes.core import find_dps
 
 # %% auto #0
@@ -31,6 +31,7 @@ class BatchCollector(Pipe):
     def __iter__(self):
         for o in self.source_datapipe:
             yield o
+            if o is PROBE: continue   # not a batch: the learner's check of its chain
             self.batch = self.batch % self.batches + 1
             yield Record(self.title, self.batch)
 
