@@ -210,8 +210,11 @@ class ExplorationBase(Pipe):
                 if isinstance(self.scale, Tensor) and self.scale.device != a.device:
                     self.scale = self.scale.to(a.device)
                 a = a + self.epsilon * self.scale * self.noise(a)
-            if self.training or self.decrement_on_val: self.steps += a.shape[0]
+            if self.training or self.decrement_on_val: self.steps += self.lanes(a)
             yield a
+    def lanes(self, a:Tensor)->int:
+        "Env steps an action batch stands for: `[lanes, action_sz]`, or one unbatched `[action_sz]` action."
+        return 1 if a.dim() == 1 else a.shape[0]
 
 class OrnsteinUhlenbeck(ExplorationBase):
     "Adds temporally correlated Ornstein-Uhlenbeck noise (one process per env lane) to continuous actions."

@@ -37,8 +37,8 @@ def init_xavier_uniform_weights(m:nn.Module, bias:float=0.01):
     if isinstance(m, nn.Linear): nn.init.xavier_uniform_(m.weight); m.bias.data.fill_(bias)
 
 def init_uniform_weights(m:nn.Module, bound:float):
-    "Weights and biases of linear layers from U[-bound, bound]."
-    if isinstance(m, nn.Linear): nn.init.uniform_(m.weight, -bound, bound); nn.init.uniform_(m.bias, -bound, bound)
+    "Weights of linear layers from U[-bound, bound] (the bias stays: the original fastrl page's final layers keep 0.01)."
+    if isinstance(m, nn.Linear): nn.init.uniform_(m.weight, -bound, bound)
 
 def init_kaiming_normal_weights(m:nn.Module, bias:float=0.01):
     "Kaiming-normal weights (ReLU gain) and a constant bias for linear layers."
@@ -57,6 +57,9 @@ def ddpg_conv2d_block(
         raise ValueError(f"ddpg_conv2d_block got state_sz={tuple(state_sz)}: {c} channels looks like a "
                          f"[height, width, channel] image. Pass [channel, height, width] "
                          f"(e.g. {(state_sz[2], state_sz[0], state_sz[1])}) or ignore_warning=True.")
+    if min(h, w) < 15:   # three 3x3 convs of stride 2 need 15 pixels for one output
+        raise ValueError(f"ddpg_conv2d_block got state_sz={tuple(state_sz)}: an image of {h}x{w} pixels is too small for "
+                         "its three 3x3 convolutions of stride 2, which need at least 15x15")
     block = nn.Sequential(nn.BatchNorm2d(c),
                           nn.Conv2d(c, filters, 3, stride=2), activation_fn(),
                           nn.Conv2d(filters, filters, 3, stride=2), activation_fn(),
@@ -87,8 +90,8 @@ class Critic(nn.Module):
         self.bn1,self.bn2 = (nn.BatchNorm1d(hidden1),
                              nn.BatchNorm1d(hidden2)) if batch_norm else (nn.Identity(), nn.Identity())
         self.act = activation_fn()
-        for l in (self.l1, self.l2): weight_init_fn(l)
-        final_layer_init_fn(self.head)
+        for l in (self.l1, self.l2, self.head): weight_init_fn(l)
+        final_layer_init_fn(self.head)   # the output layer's weight again (its bias keeps weight_init_fn's)
 
     def forward(self, s:Tensor, a:Tensor)->Tensor:
         if self.conv_block is not None:
@@ -121,7 +124,8 @@ class Actor(nn.Module):
                                     nn.Linear(state_sz, hidden1), bn(hidden1), activation_fn(),
                                     nn.Linear(hidden1, hidden2), bn(hidden2), activation_fn())
         self.head = head_layer(hidden2, action_sz)
-        self.layers.apply(weight_init_fn); final_layer_init_fn(self.head)
+        self.layers.apply(weight_init_fn); weight_init_fn(self.head)
+        final_layer_init_fn(self.head)   # the output layer's weight again (its bias keeps weight_init_fn's)
         self.register_buffer('action_scale', torch.ones(action_sz))
         self.register_buffer('action_bias', torch.zeros(action_sz))
 

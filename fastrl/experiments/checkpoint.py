@@ -7,7 +7,7 @@ written atomically and read back exactly."""
 from __future__ import annotations
 import os, random, shutil, warnings
 from collections import deque
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import SimpleNamespace, GeneratorType
 import numpy as np
 import torch
@@ -304,8 +304,9 @@ def _load_obj_state(holder, k, st, shared_sd:dict, loaded:set):
 
 def not_state(v)->bool:
     ("Whether attribute value `v` is what a pipe is built with, not state a checkpoint keeps: other pipes, callables, "
-     "spaces, devices, types, iterators, caches in a `SimpleNamespace`, and lists of these.")
-    if isinstance(v, (IterDataPipe, SimpleNamespace, gym.Space, torch.device, type, GeneratorType)) or callable(v):
+     "spaces, devices, paths, types, iterators, caches in a `SimpleNamespace`, and lists of these.")
+    if (isinstance(v, (IterDataPipe, SimpleNamespace, gym.Space, torch.device, PurePath, type, GeneratorType))
+        or callable(v)):
         return True
     return isinstance(v, (list, tuple)) and all(not_state(x) or encode(x) is not _SKIP for x in v)
 

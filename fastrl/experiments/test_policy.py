@@ -21,8 +21,8 @@ from .checkpoint import load_checkpoint, load_norm_stats
 from ..loggers.vscode_visualizers import save_video
 
 # %% auto #0
-__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'load_policy_and_env', 'load_policy', 'has_screen',
-           'run_policy', 'test_policy_main']
+__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_vars', 'load_policy_and_env', 'load_policy',
+           'has_screen', 'run_policy', 'test_policy_main']
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
 def saved_model(fpath, itr=None)->Path:
@@ -68,6 +68,15 @@ def _unpickled(p:Path, what:str):
     except Exception as e:
         raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model)") from None
 
+def saved_vars(fpath, itr=None)->Path|None:
+    ("The state `save_state` pickled for the model of `itr`: `vars{itr}.pkl`; for the last model `vars.pkl`, else the "
+     "highest `varsN.pkl` (as Spinning Up reads them); `None` when there is none.")
+    d = Path(fpath)
+    if itr is not None and itr >= 0: return p if (p := d/f'vars{itr}.pkl').exists() else None
+    if (d/'vars.pkl').exists(): return d/'vars.pkl'
+    snaps = sorted((int(p.stem[4:]), p) for p in d.glob('vars*.pkl') if p.stem[4:].isdigit())
+    return snaps[-1][1] if snaps else None
+
 def _loaded_module(fpath, itr, overrides:dict):
     ("(exp, get_action) of the model an `EpochLogger` saved (`setup_pytorch_saver`): its `act(obs)`, or its call, on a "
      "float32 tensor.")
@@ -80,8 +89,8 @@ def _loaded_module(fpath, itr, overrides:dict):
     except Exception as e:
         raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model)") from None
     cfg = rebuilt_config(fpath, overrides)[0]
-    pv = Path(fpath)/'vars.pkl'
-    if not callable(cfg.get('env_fn')) and pv.exists():   # Spinning Up's way: the env save_state was given
+    pv = saved_vars(fpath, itr)
+    if not callable(cfg.get('env_fn')) and pv is not None:   # Spinning Up's way: the env save_state was given
         cfg['env_fn'] = lambda: pickle.loads(pv.read_bytes())['env']
     act = getattr(module, 'act', module)
     def get_action(obs):

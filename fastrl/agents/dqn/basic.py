@@ -68,6 +68,7 @@ class EpsilonSelector(ExplorationBase):
                 ):
         super().__init__(source_datapipe, min_epsilon, max_epsilon, max_steps, explore_on_val, decrement_on_val)
         self.action_sz = action_sz
+    def lanes(self, a:Tensor)->int: return a.shape[0]   # greedy actions [lanes]: one per lane
 
     def bind_env(self, observation_space, action_space, env_name='the env'):
         if not isinstance(action_space, gym.spaces.Discrete): return
