@@ -23,8 +23,9 @@ from .offpolicy import (replay_schedule, check_learner_input, check_box_action_s
 from ..core import Loss
 
 # %% auto #0
-__all__ = ['squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha', 'AlphaLossProcessor',
-           'sac_target', 'SACCriticLossProcessor', 'SACActorLossProcessor', 'SACLearner', 'SACActorCritic']
+__all__ = ['LOG_PI', 'squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha',
+           'AlphaLossProcessor', 'sac_target', 'SACCriticLossProcessor', 'SACActorLossProcessor', 'SACLearner',
+           'SACActorCritic']
 
 # %% ../../nbs/12_agents.sac.ipynb #0c7b6fba
 def squashed_gaussian_logp(u:Tensor, mu:Tensor, log_std:Tensor)->Tensor:
@@ -102,15 +103,18 @@ class Alpha(nn.Module):
         self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha)), requires_grad=learnable)
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
+LOG_PI = 'LogPi'   # the record of the batch's log-probabilities: the actor loss yields it, the temperature reads it
+
 class AlphaLossProcessor(Pipe):
     ("After each batch's `Record('LogPi', mean log pi)`, yields `{'loss': -log_alpha (mean log pi + target_entropy), "
      "'title': 'LossAlpha'}` before the batch.")
+    reads = (LOG_PI,)   # the learner checks that a pipe before it yields them
     def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha'):
         self.source_datapipe,self.alpha,self.target_entropy,self.title = source_datapipe,alpha,target_entropy,title
         self.logp = None
     def __iter__(self):
         for o in self.source_datapipe:
-            if isinstance(o, Record) and o.name == 'LogPi': self.logp = o.value
+            if isinstance(o, Record) and o.name == LOG_PI: self.logp = o.value
             if is_step(o) and self.logp is not None:
                 yield Loss(-self.alpha.log_alpha * (self.logp.mean() + self.target_entropy), title=self.title)
                 self.logp = None
@@ -137,7 +141,7 @@ class SACActorLossProcessor(Pipe):
     ("For each batch: yields `Record('LogPi')`, `Record('Alpha')`, `{'loss': mean(alpha log pi - min_i Q_i(s, a~)), "
      "'title': 'LossPi'}`, then the batch.")
     @property
-    def titles(self)->tuple: return (self.title, 'LogPi', 'Alpha')
+    def titles(self)->tuple: return (self.title, LOG_PI, 'Alpha')
     def __init__(self, source_datapipe, critic:nn.Module, actor:SquashedGaussianActor, alpha:Alpha, title:str='LossPi'):
         self.source_datapipe,self.critic,self.actor,self.alpha,self.title = source_datapipe,critic,actor,alpha,title
     def __iter__(self):
@@ -152,7 +156,7 @@ class SACActorLossProcessor(Pipe):
         # the critic's weight gradients would be thrown away: skip computing them
         with frozen(self.critic):
             q = self.critic(b.state, a).min(-1).values
-            yield Record('LogPi', logp.detach()); yield Record('Alpha', alpha)
+            yield Record(LOG_PI, logp.detach()); yield Record('Alpha', alpha)
             yield Loss((alpha * logp - q).mean(), title=self.title)
 
 # %% ../../nbs/12_agents.sac.ipynb #04449daa

@@ -49,6 +49,7 @@ def _close_subprocess_envs(learner):
 class CheckpointHook(LoggerBase):
     ("Last logger of the chain: at each `epoch` record (after the rows are written) calls `f(epoch)` (save model, "
      "checkpoint).")
+    reads = (EpocherCollector.title,)
     def __init__(self, f, source_datapipe=None): super().__init__(source_datapipe); self.f = f
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.f(r.value)

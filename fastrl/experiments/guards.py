@@ -173,6 +173,7 @@ class FiniteGuard(LoggerBase):
     ("First logger of an `Experiment`'s chain: raises `RunAborted` at a NaN/Inf record of the learner, and at an "
      "`epoch` record (before any logger writes that epoch) when a model's parameters are not finite.")
     skip = EpochStats.titles + _TEST_TITLES + NOT_COLUMNS   # episode statistics: NaN when no episode ended is no fault
+    reads = (EpocherCollector.title,)
     def __init__(self, models:dict|None=None, source_datapipe=None):
         super().__init__(source_datapipe); self.models = models or {}
     def log(self, r:Record):

@@ -54,6 +54,7 @@ class EpochStats(Pipe):
     ("Counts finished episodes of the step batches; before each `epoch` record yields the epoch's Spinning Up records,"
      " `TotalEnvInteracts` the env transitions stepped by the training env (rows seen without a `GymStepper`).")
     titles = ('Epoch', 'AverageEpRet', 'StdEpRet', 'MaxEpRet', 'MinEpRet', 'EpLen', 'TotalEnvInteracts', 'Time')
+    reads = (EpocherCollector.title,)
     def __init__(self, source_datapipe,
                  on_epoch_end=None, # `f(epoch)->list[Record]`, e.g. test episodes
                  extra_titles:tuple=(), # Titles of the records `on_epoch_end` yields (columns)
@@ -195,6 +196,7 @@ class SpinupTable(ProgressBarLogger):
 
 class ProgressFile(LoggerBase):
     "Writes one tab-separated row of epoch means per epoch to `path` (Spinning Up's `progress.txt`)."
+    reads = (EpocherCollector.title,)
     def __init__(self, path, append:bool=False, source_datapipe=None):
         super().__init__(source_datapipe)
         self.path,self.acc,self.columns,self.append = Path(path),EpochAccumulator(),None,append
@@ -223,6 +225,7 @@ class ProgressFile(LoggerBase):
 class TensorBoardSink(LoggerBase):
     ("Writes each epoch's means as TensorBoard scalars (`tensorboard` needed), x-axis `TotalEnvInteracts` (or the "
      "epoch).")
+    reads = (EpocherCollector.title,)
     def __init__(self, log_dir, source_datapipe=None):
         super().__init__(source_datapipe)
         self.log_dir,self.acc,self.writer = str(log_dir),EpochAccumulator(),None
@@ -254,6 +257,7 @@ def pool_means(parts:list)->dict:
 class RankMean(LoggerBase):
     ("Holds back an epoch's column records; before the `epoch` record yields each column's mean over all ranks (one "
      "collective per epoch).")
+    reads = (EpocherCollector.title,)
     def __init__(self,
                  local:tuple=(), # Columns not averaged over ranks (already global, or rank 0's own)
                  source_datapipe=None):

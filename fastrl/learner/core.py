@@ -22,8 +22,8 @@ from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 # %% auto #0
 __all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
            'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'check_targets', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler', 'linear_decay',
-           'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
+           'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler',
+           'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -61,7 +61,7 @@ class LearnerHead(Pipe):
     def __init__(self, source_datapipe):
         self.source_datapipe = source_datapipe
         find_dp(source_datapipe, LearnerBase)   # fail early on a chain without a source of batches
-        check_targets(self)
+        check_targets(self); check_records(self)
     @property
     def dls(self): return find_dp(self.source_datapipe, LearnerBase).dls
     def __iter__(self): yield from self.source_datapipe
@@ -69,7 +69,7 @@ class LearnerHead(Pipe):
     def fit(self, epochs:int):
         "Train for `epochs` epochs of `batches` batches each."
         find_dp(self, EpocherCollector).n_epochs = epochs
-        check_targets(self)   # again: the chain may have been edited since it was built
+        check_targets(self); check_records(self)   # again: the chain may have been edited since it was built
         find_dp(self, LearnerBase)._train.probe = True
         Loss.checking(True)
         try:
@@ -296,6 +296,25 @@ def check_targets(learner):
                                   "SoftTargetUpdater in the chain updates: it would stay at its initial weights. To "
                                   "learn without a target network, give the loss the online network as its target; "
                                   "to copy it at every update, keep the updater with tau=1 (the ablation no_target)")
+
+def _titles(dp)->set:
+    "The names of the records pipe `dp` yields: its `title` and `titles`."
+    t, ts = getattr(dp, 'title', None), getattr(dp, 'titles', None) or ()
+    return ({t} if isinstance(t, str) else set()) | {x for x in ts if isinstance(x, str)}
+
+def check_records(learner):
+    ("A `ConfigError` when a pipe reacts to a record (its `reads`: record names) that no pipe before it yields (their "
+     "`title`/`titles`): a renamed record, or its pipe removed or moved after it, would leave it waiting silently.")
+    for dp in all_dps(learner):
+        reads, src = getattr(dp, 'reads', ()), getattr(dp, 'source_datapipe', None)
+        if not reads or src is None: continue
+        made = set().union(*(_titles(u) for u in all_dps(src)))
+        missing = [r for r in reads if r not in made]
+        if missing:
+            raise ConfigError(f"{type(dp).__name__} reacts to the record{'s' * (len(missing) > 1)} "
+                              f"{', '.join(map(repr, missing))}, which no pipe before it yields (they yield: "
+                              f"{', '.join(sorted(made)) or 'none'}): the record was renamed, or the pipe that yields "
+                              "it was removed or put after it")
 
 def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|None=None,
                      target_updater_cls:tuple=(), # The original fastrl page's form: pipe types holding `target_model`

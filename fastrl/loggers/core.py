@@ -38,6 +38,7 @@ class BatchCollector(Pipe):
 class EpocherCollector(Pipe):
     "Yields `Record('epoch', e)` after every `batches` batch records; stops after `n_epochs` epochs per iteration."
     title = 'epoch'
+    reads = (BatchCollector.title,)   # the records it reacts to (the learner checks a pipe before it yields them)
     def __init__(self, source_datapipe, epochs:int=0):
         self.source_datapipe,self.n_epochs,self.epoch = source_datapipe,epochs,0
 
@@ -219,6 +220,8 @@ class ProgressBarLogger(LoggerBase):
         if self.mb is None or self.lister is not None: return
         if r.value <= 5 or r.value % 10 == 0 or r.value==self.batches: self.pb.update(r.value)
 
+    @property
+    def reads(self)->tuple: return (self.epoch_on_pipe.title, self.batch_on_pipe.title)
     def log(self, r:Record):
         if r.name==self.batch_on_pipe.title: self.batch_progress(r)
         if r.name==self.epoch_on_pipe.title: return self.write_row(r.value)
