@@ -36,8 +36,8 @@ class _EvalActor(torch.nn.Module):
     "The actor's deterministic action by its running statistics (what `evaluate` plays)."
     def __init__(self, actor): super().__init__(); self.actor = actor
     def forward(self, obs):
-        from fastrl.agents.core import eval_mode
-        with eval_mode(self.actor): return self.actor(obs)
+        from fastrl.core import evaluating
+        with evaluating(self.actor): return self.actor(obs)
 
 
 def run_fastrl(seed, args):

@@ -5,7 +5,7 @@
 
 # %% ../../nbs/07_agents.core.ipynb #af68e36d
 from __future__ import annotations
-from ..core import ConfigError
+from ..core import ConfigError, evaluating
 import math, re
 from types import SimpleNamespace
 import numpy as np
@@ -17,9 +17,9 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain, GRAPH_VERSION
 
 # %% auto #0
-__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'StepFieldSelector', 'eval_mode', 'is_shape_error',
-           'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase',
-           'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
+__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'StepFieldSelector', 'is_shape_error', 'SimpleModelRunner',
+           'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase', 'OrnsteinUhlenbeck', 'GaussianNoise',
+           'UniformWarmup']
 
 # %% ../../nbs/07_agents.core.ipynb #0c093683
 class AgentBase(Pipe):
@@ -101,20 +101,6 @@ class StepFieldSelector(Pipe):
     def __iter__(self):
         for step in self.source_datapipe: yield getattr(step, self.field)
 
-# `training` is a plain attribute: nn.Module's own __setattr__ costs ~10x more per module
-_set_attr = object.__setattr__
-
-class eval_mode:
-    ("`with eval_mode(model):` runs `model` in evaluation mode (BatchNorm normalises by its running statistics and "
-     "leaves them as they are; dropout is off), then puts back in training mode the modules that were in it.")
-    def __init__(self, model:nn.Module): self.model = model
-    def __enter__(self):
-        self.on = [m for m in self.model.modules() if m.training]
-        for m in self.on: _set_attr(m, 'training', False)
-        return self.model
-    def __exit__(self, *exc):
-        for m in self.on: _set_attr(m, 'training', True)
-
 _SHAPE_ERROR = re.compile(r"shapes? |must match|must be equal|to have \d+ channels|should contain \d+ elements|"
                           # torch's messages for inputs of the wrong shape
                           r"input of size|for dimension|dimension out of range|sizes of tensors|expected \d+D", re.I)
@@ -133,7 +119,7 @@ class SimpleModelRunner(Pipe):
         for x in self.source_datapipe:
             x = x.to(self.device, torch.float32) if x.is_floating_point() or x.dtype==torch.uint8 else x.to(self.device)
             # CRITICAL: act in eval mode: BatchNorm works on one lane and acting never moves its running statistics
-            with torch.no_grad(), eval_mode(self.model): a = self.model(x)
+            with torch.no_grad(), evaluating(self.model): a = self.model(x)
             yield a  # CRITICAL: never yield inside `no_grad`: the caller would run with gradients off
 
     def bind_env(self, observation_space, action_space, env_name='the env'):
@@ -142,7 +128,7 @@ class SimpleModelRunner(Pipe):
         obs = torch.as_tensor(np.stack([observation_space.sample()]), dtype=torch.float32, device=self.device)
         try:
             # as the agent acts: no BatchNorm statistics of a random observation
-            with torch.no_grad(), eval_mode(self.model): out = self.model(obs)
+            with torch.no_grad(), evaluating(self.model): out = self.model(obs)
         except Exception as e:
             if not is_shape_error(e):   # not the observation's fault: the model's own error, where it was raised
                 if hasattr(e, 'add_note'):

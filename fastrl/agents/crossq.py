@@ -11,7 +11,7 @@ import torch
 from torch import nn, Tensor
 from ..core import ConfigError, SimpleStep, Record, Loss, is_step
 from ..pipes.core import Pipe, ReplaceDp, RemoveDp, find_dps
-from .core import eval_mode
+from ..core import evaluating
 from ..learner.core import LearnerHead, BasicOptStepper, SoftTargetUpdater, Every, td_target, make_optimizer
 from .offpolicy import check_box_action_space, delayed
 from .sac import (SquashedGaussianActor, SACAgent, SACLearner, SACCriticLossProcessor,
@@ -94,7 +94,7 @@ class CrossQActorCritic(nn.Module):
         self.pi.bind_action_space(action_space)
         self.q = CrossQCritic(obs_dim, act_dim, critic_hidden_sizes, activation_fn=activation, **bn)
     def act(self, obs:Tensor, deterministic:bool=False)->Tensor:
-        with torch.no_grad(), eval_mode(self.pi): return self.pi.sample(obs, deterministic, with_logp=False)[0]
+        with torch.no_grad(), evaluating(self.pi): return self.pi.sample(obs, deterministic, with_logp=False)[0]
 
 # %% ../../nbs/12b_agents.crossq.ipynb #3cae41f0
 class CrossQCriticLoss(Pipe):
@@ -109,7 +109,7 @@ class CrossQCriticLoss(Pipe):
     def __iter__(self):
         for b in self.source_datapipe:
             if not is_step(b): yield b; continue
-            with torch.no_grad(), eval_mode(self.actor): a_next, logp_next = self.actor.sample(b.next_state)
+            with torch.no_grad(), evaluating(self.actor): a_next, logp_next = self.actor.sample(b.next_state)
             q, q_next = self.critic(torch.cat([b.state, b.next_state]), torch.cat([b.action, a_next])).chunk(2)
             y = td_target(b, q_next.detach().min(-1).values - self.alpha() * logp_next, self.gamma)
             qd = q.detach(); yield Record('Q1Vals', qd[:, 0]); yield Record('Q2Vals', qd[:, 1])
@@ -125,7 +125,7 @@ class CrossQActorLoss(SACActorLossProcessor):
     def __iter__(self):
         for b in self.source_datapipe:
             if is_step(b) and self.gate.due:
-                with eval_mode(self.critic): yield from self.loss(b)
+                with evaluating(self.critic): yield from self.loss(b)
             yield b
 
 # %% ../../nbs/12b_agents.crossq.ipynb #3e7cb631

@@ -20,9 +20,10 @@ from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
-                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen)
+                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen, td_target)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
-                                ActionClip, ActionUnbatcher, NumpyConverter, eval_mode, is_shape_error)
+                                ActionClip, ActionUnbatcher, NumpyConverter, is_shape_error)
+from ..core import evaluating
 from ..core import ConfigError, UserCodeError
 from ..core import Loss
 
@@ -216,15 +217,14 @@ class ExplorationComparisonLogger(Pipe):
 def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float)->Tensor:
     ("y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients, the target networks in evaluation mode "
      "(BatchNorm by its running statistics, left unchanged).")
-    with torch.no_grad(), eval_mode(t_actor), eval_mode(t_critic):
+    with torch.no_grad(), evaluating(t_actor), evaluating(t_critic):
         q_next = t_critic(b.next_state, t_actor(b.next_state)).squeeze(-1)
         # CRITICAL: any other shape would broadcast against the rewards [B]: a wrong target, maybe silently
         if q_next.shape != b.reward.shape:
             raise UserCodeError(f"the critic {type(t_critic).__name__} gives values of shape "
                                 f"{tuple(t_critic(b.next_state, t_actor(b.next_state)).shape)} for a batch of "
                                 f"{len(b.reward)}; DDPG's critic must give one value per (state, action): [B] or [B, 1]")
-        k = b.n_steps if b.n_steps is not None else 1
-        return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
+        return td_target(b, q_next, gamma)
 
 class CriticLossProcessor(Pipe):
     "For each batch: yields `{'loss': MSE(Q(s,a), y), 'title': 'critic-loss'}`, then the batch."
@@ -278,7 +278,7 @@ def _check_critic(critic:nn.Module, dls):
     s = torch.as_tensor(np.stack([st.observation_space.sample()]), dtype=torch.float32, device=dev)
     a = torch.as_tensor(np.stack([st.action_space.sample()]), dtype=torch.float32, device=dev)
     try:
-        with torch.no_grad(), eval_mode(critic): critic(s, a)   # no BatchNorm statistics of a random sample
+        with torch.no_grad(), evaluating(critic): critic(s, a)   # no BatchNorm statistics of a random sample
     except Exception as e:
         if not is_shape_error(e): raise   # the critic's own error, not the env's shapes
         raise ConfigError(f"The critic cannot take {st.env_names[0]}'s observations {tuple(s.shape[1:])} and actions "

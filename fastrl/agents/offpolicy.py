@@ -11,7 +11,8 @@ import numpy as np, torch
 from torch import nn
 import gymnasium as gym
 from ..pipes.core import ReplaceDp, find_dps, find_dp, insert_dp
-from .core import _space_str, eval_mode
+from .core import _space_str
+from ..core import evaluating
 from ..memory.experience_replay import ExperienceReplay
 from ..learner.core import SoftTargetUpdater, StepBatcher, UpdateClock
 from .ddpg import _train_stepper
@@ -79,7 +80,7 @@ def check_learner_input(dls, critic:nn.Module, algo:str):
     s = torch.as_tensor(st.observation_space.sample()[None], dtype=torch.float32,
                         device=next(critic.parameters()).device)
     a = torch.as_tensor(st.action_space.sample()[None], dtype=torch.float32, device=s.device)
-    with torch.no_grad(), eval_mode(critic): q = critic(s, a)   # one row: no BatchNorm statistics of it
+    with torch.no_grad(), evaluating(critic): q = critic(s, a)   # one row: no BatchNorm statistics of it
     if q.dim() != 2 or q.shape[1] < 2:
         raise ConfigError(f"{algo} needs twin critics giving [B, 2] values, but the critic gives {tuple(q.shape)}: "
                          f"build it as TwinCritic({s.shape[1]}, {a.shape[1]}).")

@@ -14,7 +14,8 @@ import torch.nn.functional as F
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, remove_dp
-from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead, eval_mode
+from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
+from ..core import evaluating
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target, frozen
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import TwinCritic, TwinQLossProcessor, torch_default_init
@@ -75,7 +76,7 @@ class StochasticModelRunner(SimpleModelRunner):
         for x in self.source_datapipe:
             x = x.to(self.device, torch.float32) if x.is_floating_point() or x.dtype==torch.uint8 else x.to(self.device)
             # acting never moves a BatchNorm's statistics (CrossQ's actor has them)
-            with torch.no_grad(), eval_mode(self.model):
+            with torch.no_grad(), evaluating(self.model):
                 a = self.model.sample(x, with_logp=False)[0] if self.training else self.model(x)
             yield a
 
