@@ -1443,6 +1443,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'fastrl.learner.core.get_target_model': ( 'learner.core.html#get_target_model',
                                                                                'fastrl/learner/core.py'),
                                      'fastrl.learner.core.is_loss': ('learner.core.html#is_loss', 'fastrl/learner/core.py'),
+                                     'fastrl.learner.core.learner_head': ('learner.core.html#learner_head', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core.linear_decay': ('learner.core.html#linear_decay', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core.make_optimizer': ('learner.core.html#make_optimizer', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core.opt_params': ('learner.core.html#opt_params', 'fastrl/learner/core.py'),

@@ -20,7 +20,7 @@ from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
-                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen, td_target)
+                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen, td_target, learner_head)
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter, is_shape_error)
 from ..core import evaluating
@@ -328,8 +328,4 @@ def DDPGLearner(
     pipe = BasicOptStepper(pipe, actor, actor_lr, opt=actor_opt)
     pipe = SoftTargetUpdater(pipe, critic, t_critic, tau=tau, target_sync=critic_target_copy_freq)
     pipe = SoftTargetUpdater(pipe, actor, t_actor, tau=tau, target_sync=actor_target_copy_freq)
-    for logger in (logger_bases or []): pipe = logger.connect(pipe)
-    pipe = apply_dp_augmentation_fns(pipe, dp_augmentation_fns)
-    learner = LearnerHead(pipe)
-    if device is not None: pipe_to_device(learner, device, debug=debug)
-    return learner
+    return learner_head(pipe, logger_bases, dp_augmentation_fns, device, debug)

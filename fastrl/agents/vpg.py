@@ -15,7 +15,7 @@ from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper, StepLister
 from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
-from ..learner.core import LearnerBase, LearnerHead, make_optimizer
+from ..learner.core import LearnerBase, LearnerHead, make_optimizer, learner_head
 from ..core import Loss
 from .onpolicy import dp_world, sync_params, LossBackward, GradAllReducer, OptimizerStepper
 
@@ -123,8 +123,4 @@ def VPGLearner(
     pipe = LossBackward(pipe)
     pipe = GradAllReducer(pipe)
     pipe = OptimizerStepper(pipe, max_grad_norm=max_grad_norm)
-    pipe = apply_dp_augmentation_fns(pipe, dp_augmentation_fns)
-    for logger in (logger_bases or []): pipe = logger.connect(pipe)
-    learner = LearnerHead(pipe)
-    if device is not None: pipe_to_device(learner, device)
-    return learner
+    return learner_head(pipe, logger_bases, dp_augmentation_fns, device)

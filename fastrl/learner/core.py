@@ -15,15 +15,16 @@ import torch.optim.optimizer as topt
 from torch import nn, Tensor
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE
-from ..pipes.core import find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain
+from ..pipes.core import (find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain,
+                              apply_dp_augmentation_fns, pipe_to_device)
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 
 # %% auto #0
-__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'StepBatcher', 'is_loss', 'LossCollector', 'make_optimizer',
-           'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper', 'SoftTargetUpdater',
-           'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler',
-           'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
+__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'learner_head', 'StepBatcher', 'is_loss', 'LossCollector',
+           'make_optimizer', 'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step', 'BasicOptStepper',
+           'SoftTargetUpdater', 'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every', 'frozen',
+           'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -96,6 +97,16 @@ class LearnerHead(Pipe):
         return rets
 
     def show(self): print(pipeline_str(self, settings=True))   # each pipe with its key settings
+
+def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|None=None, device=None,
+                 debug:bool=False)->LearnerHead:
+    ("The end of every learner: its augmentations (which see the algorithm's pipes, never the loggers), then the "
+     "loggers, then `LearnerHead`; the whole chain moved to `device`.")
+    pipe = apply_dp_augmentation_fns(pipe, dp_augmentation_fns)
+    for logger in (logger_bases or []): pipe = logger.connect(pipe)
+    learner = LearnerHead(pipe)
+    if device is not None: pipe_to_device(learner, device, debug=debug)
+    return learner
 
 # %% ../../nbs/06_learner.core.ipynb #b09740d3
 class StepBatcher(Pipe):

@@ -18,7 +18,7 @@ from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
 from ...memory.experience_replay import ExperienceReplay
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ...learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps,
-                                 td_target)
+                                 td_target, learner_head)
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
 from ..policies import mlp
@@ -248,8 +248,4 @@ def DQNLearner(
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)
     pipe = LossCollector(pipe, title='LossQ')
     pipe = BasicOptStepper(pipe, model, lr, opt=opt, max_grad_norm=max_grad_norm)
-    for logger in (logger_bases or []): pipe = logger.connect(pipe)
-    pipe = apply_dp_augmentation_fns(pipe, dp_augmentation_fns)
-    learner = LearnerHead(pipe)
-    if device is not None: pipe_to_device(learner, device, debug=debug)
-    return learner
+    return learner_head(pipe, logger_bases, dp_augmentation_fns, device, debug)
