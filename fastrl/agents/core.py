@@ -29,7 +29,9 @@ class AgentBase(Pipe):
         self.model,self._loggers = model,SimpleNamespace(bases=list(logger_bases or []))
         self.item,self.single = None,False
     @property
-    def logger_bases(self)->list: return self._loggers.bases
+    def logger_bases(self)->list:
+        "The loggers pipes of the agent push records to (placements in the list, e.g. `Experiment.loggers`', skipped)."
+        return [l for l in self._loggers.bases if hasattr(l, 'push')]
     def __iter__(self):
         while True:
             # each input once: a pipe that read two per output would act on one observation twice

@@ -46,6 +46,12 @@ def _close_subprocess_envs(learner):
         for st in (find_dps(dl, GymStepper) if isinstance(dl, IterDataPipe) else []):
             if isinstance(st.env, gym.vector.AsyncVectorEnv): st.close()
 
+class _StatsPlacement:
+    ("First item of `Experiment.loggers`: `connect(pipe)` puts `EpochStats` right after the chain's epoch clock (once) "
+     "and returns `pipe`, so `learner.show()` shows the chain `fit` runs; it is no logger (nothing is pushed to it).")
+    def __init__(self, exp): self.exp = exp
+    def connect(self, pipe): self.exp._place_stats(pipe); return pipe
+
 class CheckpointHook(LoggerBase):
     ("Last logger of the chain: at each `epoch` record (after the rows are written) calls `f(epoch)` (save model, "
      "checkpoint).")
@@ -259,7 +265,7 @@ class Experiment:
         ("The logger pipes to give the learner (`logger_bases=exp.loggers`): finite-value guard, mean over ranks "
          "(several processes), table, progress file, TensorBoard, checkpoint hook.")
         if self._loggers is None:
-            ls = [FiniteGuard()]
+            ls = [_StatsPlacement(self), FiniteGuard()]   # connected first: the statistics go after the epoch clock
             # every rank: losses etc. averaged over ranks
             if self.world_size > 1: ls.append(RankMean(local=EpochStats.titles + _TEST_TITLES))
             ls.append(SpinupTable(show=self.show and self.is_main and not self.load_only))
@@ -269,6 +275,13 @@ class Experiment:
             ls.append(CheckpointHook(self._on_epoch_end))
             self._loggers = ls
         return self._loggers
+
+    def _place_stats(self, pipe):
+        ("Put `EpochStats` (Spinning Up's per-epoch records) right after the chain's epoch clock, once: the first item "
+         "of `loggers`, so that `learner.show()` shows the chain `fit` runs.")
+        if find_dps(pipe, EpochStats): return pipe
+        return insert_dp(pipe, find_dp(pipe, EpocherCollector),
+                         lambda p: EpochStats(p, self._test_records, clock=self.elapsed))
 
     def _truncate_progress(self, epoch:int):
         "Keep the header and the rows of epochs <= `epoch` (rows written after the last checkpoint are redone)."
@@ -338,9 +351,8 @@ class Experiment:
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
             raise ValueError("exp.fit needs a learner built with logger_bases=exp.loggers.")
         extra = _TEST_TITLES if agent is not None and num_test_episodes > 0 else ()
-        if not find_dps(learner, EpochStats):
-            ep = find_dp(learner, EpocherCollector)
-            insert_dp(learner, ep, lambda p: EpochStats(p, self._test_records, extra, clock=self.elapsed))
+        self._place_stats(learner)   # placed when built by `learner_head`; a learner built by hand gets it here
+        for st in find_dps(learner, EpochStats): st.with_titles(extra)
         for g in find_dps(learner, FiniteGuard): g.models = self.models
         if self.load_only: return self._load_model()
         # before the first reset: a lane whose state is not all values (Box2D) keeps the log a checkpoint replays

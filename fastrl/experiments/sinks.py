@@ -61,10 +61,14 @@ class EpochStats(Pipe):
                  clock=None, # `f()->seconds since the start`; default: since this pipe was made
                 ):
         self.source_datapipe,self.on_epoch_end = source_datapipe,on_epoch_end
-        self.titles = tuple(EpochStats.titles[:-1]) + tuple(extra_titles) + ('Time',)
+        self.with_titles(extra_titles)
         t0 = time.time()
         self.clock = clock or (lambda: time.time() - t0)
         self.total, self.ep_rets, self.ep_lens, self.tracker = 0, [], [], EpisodeTracker()
+
+    def with_titles(self, extra_titles:tuple=()):
+        "Declare the records `on_epoch_end` adds (columns) between the episode statistics and `Time`."
+        self.titles = tuple(EpochStats.titles[:-1]) + tuple(extra_titles) + ('Time',)
 
     def __iter__(self):
         counter = env_step_counter(self.source_datapipe)   # the learner's LearnerBase: its training env's GymSteppers

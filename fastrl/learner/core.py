@@ -101,7 +101,7 @@ class LearnerHead(Pipe):
 def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|None=None, device=None,
                  debug:bool=False)->LearnerHead:
     ("The end of every learner: its augmentations (which see the algorithm's pipes, never the loggers), then the "
-     "loggers, then `LearnerHead`; the whole chain moved to `device`.")
+     "loggers (`connect`), then `LearnerHead`; the whole chain moved to `device`.")
     pipe = apply_dp_augmentation_fns(pipe, dp_augmentation_fns)
     for logger in (logger_bases or []): pipe = logger.connect(pipe)
     learner = LearnerHead(pipe)

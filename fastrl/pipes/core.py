@@ -147,7 +147,7 @@ def pipe_chain(pipe:IterDataPipe)->list:
 
 def _side_pipes(dp):
     for k,v in vars(dp).items():
-        if k=='source_datapipe': continue
+        if k=='source_datapipe' or k.startswith('_'): continue   # a private reference (a cache) is no part of the chain
         vs = v if isinstance(v, (list,tuple)) else [v]
         for o in vs:
             if isinstance(o, IterDataPipe): yield k,o
