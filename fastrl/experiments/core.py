@@ -113,6 +113,8 @@ class Experiment:
             check_output_dir(self.output_dir, resume)
             if resume: self.ckpt = self._read_checkpoint()
             elif not overwrite: refuse_existing_run(self.output_dir, output_fname)
+            # every rank has checked the folder before rank 0 takes it in `fit` (a slower rank found it "in use")
+            if self.world_size > 1: torch.distributed.barrier()
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()

@@ -132,9 +132,7 @@ class Logger:
                               **self.options)
         set_rng_state(rng)
         if entry is None: self.run.entry = None
-        # every rank has checked the folder before rank 0 takes it (else a slower rank finds it "in use")
-        if dist_on(): torch.distributed.barrier()
-        self.run._agree(self.run._start)
+        self.run._agree(self.run._start)   # after every rank checked the folder (the run's barrier)
         _HOLDERS[self.output_dir.resolve()] = self
         atexit.register(self.close)
         if self.run.ckpt:
