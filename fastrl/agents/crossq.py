@@ -122,10 +122,11 @@ class CrossQActorLoss(SACActorLossProcessor):
     def __init__(self, source_datapipe, critic:nn.Module, actor:SquashedGaussianActor, alpha:Alpha, gate:Every,
                  title:str='LossPi'):
         super().__init__(source_datapipe, critic, actor, alpha, title); self.gate = gate
+    def q(self, s:Tensor, a:Tensor)->Tensor:
+        with evaluating(self.critic): return super().q(s, a)   # by its running statistics, which it leaves as they are
     def __iter__(self):
         for b in self.source_datapipe:
-            if is_step(b) and self.gate.due:
-                with evaluating(self.critic): yield from self.loss(b)
+            if is_step(b) and self.gate.due: yield from self.loss(b)
             yield b
 
 # %% ../../nbs/12b_agents.crossq.ipynb #3e7cb631

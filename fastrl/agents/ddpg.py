@@ -262,9 +262,10 @@ class ActorLossProcessor(Pipe):
             yield from self.loss(b)
             yield b
     def loss(self, b:SimpleStep):
-        "The actor's loss on batch `b`, yielded with the critic frozen until the stepper has back-propagated it."
-        # the critic's weight gradients would be thrown away: skip computing them
-        with frozen(self.critic): yield Loss(-self.critic(b.state, self.actor(b.state)).mean(), title=self.title)
+        ("The actor's loss on batch `b`. The critic is frozen for the forward only: the loss's graph then has no path "
+         "to the critic's weights (their gradients would be thrown away), and nothing stays frozen across the yield.")
+        with frozen(self.critic): l = -self.critic(b.state, self.actor(b.state)).mean()
+        yield Loss(l, title=self.title)
 
 # %% ../../nbs/10_agents.ddpg.ipynb #1a13ed1e
 def _train_stepper(dls)->GymStepper|None:

@@ -150,15 +150,17 @@ class SACActorLossProcessor(Pipe):
             if not is_step(b): yield b; continue
             yield from self.loss(b)
             yield b
+    def q(self, s:Tensor, a:Tensor)->Tensor:
+        ("min_i Q_i(s, a), the critic frozen for this forward only: the loss's graph reaches the actor, not the "
+         "critic's weights (their gradients would be thrown away).")
+        with frozen(self.critic): return self.critic(s, a).min(-1).values
     def loss(self, b:SimpleStep):
-        "`LogPi`, `Alpha` and the actor's loss on batch `b`, the critic frozen until the loss is back-propagated."
+        "`LogPi`, `Alpha` and the actor's loss on batch `b`."
         a, logp = self.actor.sample(b.state)
         alpha = self.alpha()
-        # the critic's weight gradients would be thrown away: skip computing them
-        with frozen(self.critic):
-            q = self.critic(b.state, a).min(-1).values
-            yield Record(LOG_PI, logp.detach()); yield Record('Alpha', alpha)
-            yield Loss((alpha * logp - q).mean(), title=self.title)
+        q = self.q(b.state, a)
+        yield Record(LOG_PI, logp.detach()); yield Record('Alpha', alpha)
+        yield Loss((alpha * logp - q).mean(), title=self.title)
 
 # %% ../../nbs/12_agents.sac.ipynb #04449daa
 def _holding(pipe, dp_type, model):
