@@ -12,15 +12,12 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['STEP_FIELDS', 'PROBE', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe',
-           'Loss', 'set_seed', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line',
+__all__ = ['PROBE', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe', 'Loss',
+           'set_seed', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line',
            'UserCodeError', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
            'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
-STEP_FIELDS = ('state','action','next_state','terminated','truncated','reward','total_reward',
-               'env_id','proc_id','step_n','episode_n','image','raw_action','n_steps')
-
 class SimpleStep(NamedTuple):
     "A batch of transitions: each tensor field has a leading batch dimension `B`."
     state:Optional[Tensor]=None        # [B,*obs_shape] observation the action was taken in

@@ -12,8 +12,7 @@ from ..pipes.core import Pipe
 from .core import iter_steps
 
 # %% auto #0
-__all__ = ['gif_bytes', 'save_gif', 'mp4_encoder', 'save_video', 'in_notebook', 'VideoCollector', 'VSCodeTransformBlock',
-           'JupyterTransformBlock']
+__all__ = ['gif_bytes', 'save_gif', 'mp4_encoder', 'save_video', 'in_notebook', 'VideoCollector', 'VSCodeTransformBlock']
 
 # %% ../../nbs/05b_loggers.vscode_visualizers.ipynb #b083d14d
 def _frames_to_images(frames, max_side:int=256):
@@ -113,6 +112,3 @@ class VSCodeTransformBlock:
     def __init__(self, path=None, fps:int=30, lane:int=0, max_frames:int=2000, show:bool=True):
         self.path,self.fps,self.lane,self.max_frames,self.show = path,fps,lane,max_frames,show
     def __call__(self, pipe): return VideoCollector(pipe, self.path, self.fps, self.lane, self.max_frames, self.show)
-
-class JupyterTransformBlock(VSCodeTransformBlock):
-    "The same block for Jupyter: an inline animated GIF works in both front ends."

@@ -13,9 +13,9 @@ from torch.utils.data.graph import traverse_dps
 from ..core import SimpleStep
 
 # %% auto #0
-__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'PassThrough',
-           'replace_dp', 'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp',
-           'pipe_chain', 'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
+__all__ = ['GRAPH_VERSION', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'replace_dp', 'insert_dp', 'remove_dp',
+           'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp', 'pipe_chain', 'pipe_settings',
+           'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
 def all_dps(pipe:IterDataPipe)->list:
@@ -58,11 +58,6 @@ class ListSource(Pipe):
     def __iter__(self): yield from self.items
     def __len__(self): return len(self.items)
 
-class PassThrough(Pipe):
-    "Yields what it reads, unchanged. Handy as a placeholder or marker in a chain."
-    def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
-    def __iter__(self): yield from self.source_datapipe
-
 # %% ../../nbs/01_pipes.core.ipynb #77eef222
 GRAPH_VERSION = [0]  # bumped by every surgery: long-lived iterators (e.g. `AgentHead`) rebuild when it changes
 
@@ -97,8 +92,6 @@ def remove_dp(root:IterDataPipe, target:IterDataPipe)->IterDataPipe:
     return replace_dp(root, target, target.source_datapipe)
 
 # %% ../../nbs/01_pipes.core.ipynb #bf346f34
-DataPipeAugmentationFn = Callable[[IterDataPipe], IterDataPipe]
-
 def apply_dp_augmentation_fns(pipe:IterDataPipe, dp_augmentation_fns=None)->IterDataPipe:
     "Apply each augmentation in turn, returning the changed chain."
     for fn in (dp_augmentation_fns or []):
