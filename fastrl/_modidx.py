@@ -1442,6 +1442,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                      'fastrl.learner.core._AdamPlan.fits': ('learner.core.html#_adamplan.fits', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core._direct_adam_lists': ( 'learner.core.html#_direct_adam_lists',
                                                                                  'fastrl/learner/core.py'),
+                                     'fastrl.learner.core._direct_ok': ('learner.core.html#_direct_ok', 'fastrl/learner/core.py'),
+                                     'fastrl.learner.core._direct_step': ('learner.core.html#_direct_step', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core._linear': ('learner.core.html#_linear', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core._titles': ('learner.core.html#_titles', 'fastrl/learner/core.py'),
                                      'fastrl.learner.core.check_nsteps': ('learner.core.html#check_nsteps', 'fastrl/learner/core.py'),

@@ -212,10 +212,30 @@ class _AdamPlan:
 # optimiser -> its `_AdamPlan` (outside the optimiser: never pickled with it)
 _adam_plans = weakref.WeakKeyDictionary()
 
-def _direct_adam_lists(opt)->list|None:
+_DIRECT_OK = []   # [bool]: the direct call was checked against `opt.step()` on this torch
+
+def _direct_ok()->bool:
+    ("Whether this torch's private fused Adam/AdamW kernels take the direct call and give `opt.step()`'s values: "
+     "checked once, on a small model (another torch, whose private kernels changed, falls back to `opt.step()`).")
+    if not _DIRECT_OK:
+        try:
+            out = []
+            for direct in (False, True):
+                for cls in (torch.optim.Adam, torch.optim.AdamW):
+                    w = nn.Parameter(torch.linspace(-1, 1, 5)); opt = cls([w], lr=0.1, weight_decay=0.01, fused=True)
+                    for _ in range(3):
+                        w.grad = w.detach() * 2 + 1
+                        if direct and (gs := _direct_adam_lists(opt, checked=True)) is not None: _direct_step(opt, gs)
+                        else: opt.step()
+                    out.append(w.detach().clone())
+            _DIRECT_OK.append(all(torch.equal(a, b) for a, b in zip(out[:2], out[2:])))
+        except Exception: _DIRECT_OK.append(False)
+    return _DIRECT_OK[0]
+
+def _direct_adam_lists(opt, checked:bool=False)->list|None:
     ("Per group: `(group, params, grads, exp_avgs, exp_avg_sqs, steps, steps_flat)` of a fused Adam/AdamW step, or "
      "`None` when `opt.step()` must run itself.")
-    if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
+    if type(opt) not in (torch.optim.Adam, torch.optim.AdamW) or not (checked or _direct_ok()): return None
     if (opt._optimizer_step_pre_hooks or opt._optimizer_step_post_hooks or topt._global_optimizer_pre_hooks
         or topt._global_optimizer_post_hooks):
         return None
@@ -243,9 +263,15 @@ def optimizer_step(opt:torch.optim.Optimizer):
      "for a small network.")
     groups = _direct_adam_lists(opt)
     if groups is None: return opt.step()
+    _direct_step(opt, groups)
+
+def _direct_step(opt, groups:list):
+    "Step each group of `_direct_adam_lists(opt)` with torch's fused kernel."
     for g, ps, grads, m, v, steps, flat in groups:
         flat.add_(1)   # every step counter of the group (torch adds 1 to each in a loop)
-        kernel = torch._fused_adamw_ if g['decoupled_weight_decay'] else torch._fused_adam_   # AdamW's groups set it
+        # AdamW's groups say they decouple the weight decay (older torch: only its class does)
+        decoupled = g.get('decoupled_weight_decay', type(opt) is torch.optim.AdamW)
+        kernel = torch._fused_adamw_ if decoupled else torch._fused_adam_
         kernel(ps, grads, m, v, [], steps, amsgrad=False, lr=g['lr'], beta1=g['betas'][0], beta2=g['betas'][1],
                weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None)
     opt._opt_called = True   # what an LR scheduler's wrapper of `opt.step` records
