@@ -17,7 +17,8 @@ from ..memory.advantage_buffer import AdvantageBuffer, Rollout, is_rollout
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import LearnerBase, LearnerHead, make_optimizer, learner_head
 from ..core import Loss
-from .onpolicy import dp_world, sync_params, LossBackward, GradAllReducer, OptimizerStepper
+from .onpolicy import dp_world, sync_params, avg_grads
+from ..learner.core import BasicOptStepper
 
 # %% auto #0
 __all__ = ['vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
@@ -120,7 +121,5 @@ def VPGLearner(
     pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam)
     pipe = VPGPolicyLoss(pipe, ac, pi_lr=pi_lr)
     pipe = ValueLoss(pipe, ac, vf_lr=vf_lr, train_v_iters=train_v_iters, mb_size=v_mb_size)
-    pipe = LossBackward(pipe)
-    pipe = GradAllReducer(pipe)
-    pipe = OptimizerStepper(pipe, max_grad_norm=max_grad_norm)
+    pipe = BasicOptStepper(pipe, max_grad_norm=max_grad_norm, grad_hook=avg_grads)   # each loss's own optimisers
     return learner_head(pipe, logger_bases, dp_augmentation_fns, device)

@@ -277,21 +277,33 @@ def _direct_step(opt, groups:list):
     opt._opt_called = True   # what an LR scheduler's wrapper of `opt.step` records
 
 class BasicOptStepper(Pipe):
-    ("Optimises `model` on each loss dict it reads (zero_grad, backward, step) and drops the dict; `grad_hook(params)`"
-     " runs between backward and step (e.g. `avg_grads` over data-parallel ranks).")
-    def __init__(self, source_datapipe, model:nn.Module, lr:float=1e-3, opt=torch.optim.Adam,
+    ("The one optimiser stepper: for each loss it reads, the optimisers the loss names (`Loss(opt=...)`: on-policy "
+     "losses carry theirs), else its own (of `model`), take one step: zero_grad, backward, then per optimiser "
+     "`grad_hook(params)` (e.g. `avg_grads` over data-parallel ranks), the gradient-norm clip and the step. The loss "
+     "is dropped; other items pass.")
+    def __init__(self, source_datapipe, model:nn.Module|None=None, lr:float=1e-3, opt=torch.optim.Adam,
                  max_grad_norm:float|None=None, grad_hook:Callable|None=None, **opt_kwargs):
         self.source_datapipe,self.model = source_datapipe,model
         self.max_grad_norm,self.grad_hook = max_grad_norm,grad_hook
-        self.opt = make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
+        self.opt = None if model is None else make_optimizer(model.parameters(), lr, opt, **opt_kwargs)
+    def opts_of(self, loss:dict)->list:
+        "The optimisers `loss` steps: its own (`opt`, one or a list), else this stepper's."
+        o = loss.get('opt')
+        if o is not None: return list(o) if isinstance(o, (list, tuple)) else [o]
+        if self.opt is None:
+            raise ChainContractError(f"a loss ({loss.get('title', 'loss')}) reached an optimiser stepper without a model "
+                                     "and names no optimiser (Loss(..., opt=...))")
+        return [self.opt]
     def __iter__(self):
         for o in self.source_datapipe:
             if not is_loss(o): yield o; continue
-            zero_grad(self.opt)
+            opts = self.opts_of(o)
+            for opt in opts: zero_grad(opt)
             o['loss'].backward()
-            if self.grad_hook is not None: self.grad_hook(opt_params(self.opt))
-            if self.max_grad_norm is not None: clip_grad_norm(opt_params(self.opt), self.max_grad_norm)
-            optimizer_step(self.opt)
+            for opt in opts:
+                if self.grad_hook is not None: self.grad_hook(opt_params(opt))
+                if self.max_grad_norm is not None: clip_grad_norm(opt_params(opt), self.max_grad_norm)
+                optimizer_step(opt)
             if isinstance(o, Loss): o.done()
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
