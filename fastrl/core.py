@@ -13,9 +13,9 @@ from torch import Tensor
 
 # %% auto #0
 __all__ = ['PROBE', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe', 'Loss',
-           'set_seed', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted', 'first_line',
-           'UserCodeError', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
-           'remove_stale_temporaries', 'append_line']
+           'set_seed', 'dp_world', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted',
+           'first_line', 'UserCodeError', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed',
+           'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -134,6 +134,13 @@ def set_seed(seed:int|None):
     "Seed `random`, `numpy` and `torch` (no-op for `None`)."
     if seed is None: return
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
+
+def dp_world()->tuple:
+    ("`(rank, world_size)` of the data-parallel process group (`torch.distributed`), `(0, 1)` without one: the one "
+     "answer to \"am I distributed?\".")
+    d = torch.distributed
+    if d.is_available() and d.is_initialized(): return d.get_rank(), d.get_world_size()
+    return 0, 1
 
 def default_device()->torch.device:
     "CUDA when available, else CPU."

@@ -8,17 +8,13 @@ from __future__ import annotations
 import torch
 from torch import nn, Tensor
 import torch.distributed as dist
+from ..core import dp_world   # the one answer; importable from here too
 
 
 # %% auto #0
-__all__ = ['dp_world', 'sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss']
+__all__ = ['sync_params', 'avg_grads', 'flat_params_of', 'dp_avg', 'is_opt_loss']
 
 # %% ../../nbs/14b_agents.onpolicy.ipynb #9c0e60e2
-def dp_world()->tuple:
-    "`(rank, world_size)` of the data-parallel process group; `(0, 1)` when torch.distributed is not initialised."
-    if dist.is_available() and dist.is_initialized(): return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
 def sync_params(module:nn.Module):
     "Broadcast `module`'s parameters and buffers from rank 0 (no-op without a process group)."
     if dp_world()[1] == 1: return

@@ -20,7 +20,8 @@ from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
 from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, to_json
-from .distributed import get_rank, setup_distributed
+from .distributed import setup_distributed
+from ..core import dp_world
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
@@ -94,7 +95,7 @@ class Experiment:
         self.settings = settings_of(self.config)   # what a checkpoint and a saved model keep, to catch a config edited later
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
         self.world_size = setup_distributed()
-        self.rank = get_rank()
+        self.rank = dp_world()[0]
         self.is_main = self.rank == 0
         self.load_only,self.resume,self.itr,self.checkpoint = load_only,resume,itr,checkpoint
         self.keep_snapshots = keep_snapshots

@@ -7,32 +7,29 @@ data-parallel."""
 from __future__ import annotations
 import atexit, os
 import torch
+from ..core import dp_world
 
 # %% auto #0
-__all__ = ['dist_on', 'get_rank', 'get_world_size', 'setup_distributed', 'refuse_data_parallel']
+__all__ = ['setup_distributed', 'refuse_data_parallel']
 
 # %% ../../nbs/20b_experiments.distributed.ipynb #111d950e
-def dist_on()->bool: return torch.distributed.is_available() and torch.distributed.is_initialized()
-def get_rank()->int: return torch.distributed.get_rank() if dist_on() else 0
-def get_world_size()->int: return torch.distributed.get_world_size() if dist_on() else 1
-
 def setup_distributed()->int:
     ("Join the process group torchrun describes (if `WORLD_SIZE > 1` and none is initialised yet); returns the world "
      "size.")
-    if not dist_on() and int(os.environ.get('WORLD_SIZE', '1')) > 1:
+    if dp_world()[1] == 1 and int(os.environ.get('WORLD_SIZE', '1')) > 1:
         backend = 'nccl' if torch.cuda.is_available() else 'gloo'
         if backend == 'nccl': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
         torch.distributed.init_process_group(backend)
         # a group left to the C++ teardown can abort the process at exit ("terminate called ...")
         atexit.register(_leave_group)
-    return get_world_size()
+    return dp_world()[1]
 
 def _leave_group():
-    if dist_on(): torch.distributed.destroy_process_group()
+    if dp_world()[1] > 1: torch.distributed.destroy_process_group()
 
 def refuse_data_parallel(algo:str, why:str="its updates are not averaged over processes"):
     ("Raise a one-line error when an algorithm that does not support several processes runs under `--cpu > 1` (call it"
      " before `Experiment`).")
     # checked before the process group exists too
-    if max(get_world_size(), int(os.environ.get('WORLD_SIZE', '1'))) > 1:
+    if max(dp_world()[1], int(os.environ.get('WORLD_SIZE', '1'))) > 1:
         raise RuntimeError(f"{algo} does not support --cpu > 1 ({why}); run it with --cpu 1.")

@@ -17,7 +17,7 @@ from ..loggers.core import LoggerBase
 from .checkpoint import rng_state, set_rng_state
 from .config import space_state
 from .core import Experiment
-from .distributed import dist_on
+from ..core import dp_world
 from .sinks import NOT_COLUMNS, column_value, _fmt
 
 # %% auto #0
@@ -27,7 +27,7 @@ __all__ = ['mpi_statistics_scalar', 'Logger', 'EpochLogger', 'StoreRecords']
 def _all_reduce(vals:list, op='sum')->list:
     "`vals` (numbers) reduced elementwise over the ranks with `op` ('sum', 'min', 'max'); as is without a process group."
     t = torch.tensor(vals, dtype=torch.float64)
-    if dist_on():
+    if dp_world()[1] > 1:
         torch.distributed.all_reduce(t, {'sum': torch.distributed.ReduceOp.SUM, 'min': torch.distributed.ReduceOp.MIN,
                                          'max': torch.distributed.ReduceOp.MAX}[op])
     return t.tolist()

@@ -19,7 +19,7 @@ from ..loggers.core import (LoggerBase, ProgressBarLogger, EpocherCollector, Bat
                                  iter_steps, fmt_value)
 from ..learner.core import evaluate_agent
 from .config import as_env_fn
-from .distributed import dist_on, get_world_size
+from ..core import dp_world
 from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
@@ -33,7 +33,7 @@ def _reduce_stats(xs:list, reduce:bool=True)->dict:
     t = torch.tensor([len(xs), sum(xs), sum(x*x for x in xs)], dtype=torch.float64)
     mx = torch.tensor([max(xs) if xs else -math.inf], dtype=torch.float64)
     mn = torch.tensor([min(xs) if xs else math.inf], dtype=torch.float64)
-    if reduce and dist_on():
+    if reduce and dp_world()[1] > 1:
         for v,op in ((t, torch.distributed.ReduceOp.SUM), (mx, torch.distributed.ReduceOp.MAX),
                      (mn, torch.distributed.ReduceOp.MIN)):
             torch.distributed.all_reduce(v, op)
@@ -88,7 +88,7 @@ class EpochStats(Pipe):
         ("The records of `epoch` (and resets the per-epoch episode lists); `env_steps`: transitions stepped so far "
          "(default: the rows seen).")
         total = torch.tensor([self.total if env_steps is None else env_steps], dtype=torch.float64)
-        if dist_on(): torch.distributed.all_reduce(total)
+        if dp_world()[1] > 1: torch.distributed.all_reduce(total)
         out = [Record('Epoch', epoch)] + stat_records('EpRet', self.ep_rets) + stat_records('EpLen', self.ep_lens, True)
         out.append(Record('TotalEnvInteracts', int(total.item())))
         self.ep_rets, self.ep_lens = [], []
@@ -281,11 +281,11 @@ class RankMean(LoggerBase):
         ("The held-back columns as records (and a column only other ranks logged): `local` ones this rank's mean, the "
          "others pooled over ranks.")
         mine = {k:v for k,v in self.sums.items() if k not in self.local}
-        parts = [None]*get_world_size()
+        parts = [None]*dp_world()[1]
         # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged
         # (local columns never enter it)
         spreads = {k: diag_spread(vs) for k, vs in self.diag.items()}   # every value of each rank, pooled
-        if dist_on(): torch.distributed.all_gather_object(parts, (mine, spreads))
+        if dp_world()[1] > 1: torch.distributed.all_gather_object(parts, (mine, spreads))
         else: parts = [(mine, spreads)]
         pooled = pool_means([p[0] for p in parts])
         out = [Record(k, pooled[k] if k in pooled else s/n) for k,(s,n) in self.sums.items()]

@@ -10,7 +10,7 @@ import torch
 from torch import Tensor
 import torch.distributed as dist
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step
+from ..core import SimpleStep, Record, is_step, dp_world
 
 # %% auto #0
 __all__ = ['Rollout', 'is_rollout', 'gae_advantages', 'AdvantageBuffer']
@@ -58,7 +58,7 @@ def gae_advantages(rew:Tensor, v:Tensor, v_next_cut:Tensor, terminated:Tensor, t
 # %% ../../nbs/04b_memory.advantage_buffer.ipynb #76c4d383
 def _global_mean_std(x:Tensor)->tuple:
     "Mean and (population) std of `x` over all data-parallel ranks (this process only when not distributed)."
-    if not (dist.is_available() and dist.is_initialized()): return x.mean(), x.std(unbiased=False)
+    if dp_world()[1] == 1: return x.mean(), x.std(unbiased=False)
     s = torch.stack([x.sum(), (x*x).sum(), torch.tensor(float(x.numel()))]).double()
     dist.all_reduce(s)
     mean = s[0] / s[2]
