@@ -1322,6 +1322,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                                   'fastrl/experiments/test_policy.py'),
                                                 'fastrl.experiments.test_policy._loaded_module': ( 'experiments.test_policy.html#_loaded_module',
                                                                                                    'fastrl/experiments/test_policy.py'),
+                                                'fastrl.experiments.test_policy._saved_env': ( 'experiments.test_policy.html#_saved_env',
+                                                                                               'fastrl/experiments/test_policy.py'),
                                                 'fastrl.experiments.test_policy._unpickled': ( 'experiments.test_policy.html#_unpickled',
                                                                                                'fastrl/experiments/test_policy.py'),
                                                 'fastrl.experiments.test_policy.has_screen': ( 'experiments.test_policy.html#has_screen',

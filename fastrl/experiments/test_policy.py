@@ -77,6 +77,13 @@ def saved_vars(fpath, itr=None)->Path|None:
     snaps = sorted((int(p.stem[4:]), p) for p in d.glob('vars*.pkl') if p.stem[4:].isdigit())
     return snaps[-1][1] if snaps else None
 
+def _saved_env(p:Path):
+    "The env `save_state` pickled in `p`, or a one-line `ConfigError` saying how to give it instead."
+    try: return pickle.loads(p.read_bytes())['env']
+    except Exception as e:
+        raise ConfigError(f"{p} holds no env that can be read back ({type(e).__name__}): give the env with --env "
+                          "ENV_ID (env_fn=... in Python)") from None
+
 def _loaded_module(fpath, itr, overrides:dict):
     ("(exp, get_action) of the model an `EpochLogger` saved (`setup_pytorch_saver`): its `act(obs)`, or its call, on a "
      "float32 tensor.")
@@ -91,7 +98,7 @@ def _loaded_module(fpath, itr, overrides:dict):
     cfg = rebuilt_config(fpath, overrides)[0]
     pv = saved_vars(fpath, itr)
     if not callable(cfg.get('env_fn')) and pv is not None:   # Spinning Up's way: the env save_state was given
-        cfg['env_fn'] = lambda: pickle.loads(pv.read_bytes())['env']
+        cfg['env_fn'] = lambda: _saved_env(pv)
     act = getattr(module, 'act', module)
     def get_action(obs):
         with torch.no_grad(): a = act(torch.as_tensor(np.asarray(obs), dtype=torch.float32))
