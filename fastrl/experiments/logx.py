@@ -16,21 +16,19 @@ from ..core import Record, ConfigError, append_line, atomic_write
 from ..loggers.core import LoggerBase
 from .checkpoint import rng_state, set_rng_state
 from .config import space_state
-from .core import Experiment
+from .core import Experiment, _caller_entry
 from ..core import dp_world
-from .sinks import NOT_COLUMNS, column_value, _fmt
+from .sinks import NOT_COLUMNS, column_value, _fmt, _reduce_stats
 
 # %% auto #0
 __all__ = ['mpi_statistics_scalar', 'Logger', 'EpochLogger', 'StoreRecords']
 
 # %% ../../nbs/20g_experiments.logx.ipynb #5a4f069b
-def _all_reduce(vals:list, op='sum')->list:
-    "`vals` (numbers) reduced elementwise over the ranks with `op` ('sum', 'min', 'max'); as is without a process group."
-    t = torch.tensor(vals, dtype=torch.float64)
-    if dp_world()[1] > 1:
-        torch.distributed.all_reduce(t, {'sum': torch.distributed.ReduceOp.SUM, 'min': torch.distributed.ReduceOp.MIN,
-                                         'max': torch.distributed.ReduceOp.MAX}[op])
-    return t.tolist()
+def _ranks_sum(v:float)->float:
+    "`v` summed over the ranks (every rank calls it); `v` without a process group."
+    t = torch.tensor([v], dtype=torch.float64)
+    if dp_world()[1] > 1: torch.distributed.all_reduce(t)
+    return t.item()
 
 def _flat(vals)->np.ndarray:
     "Stored values (numbers, arrays, tensors) as one float64 vector."
@@ -39,16 +37,9 @@ def _flat(vals)->np.ndarray:
 
 def mpi_statistics_scalar(x, with_min_and_max:bool=False)->tuple:
     ("`(mean, std)` of the values `x` of every rank, and `(mean, std, min, max)` `with_min_and_max` (nan where no rank "
-     "has a value).")
-    x = _flat(x if isinstance(x, (list, tuple)) else [x])
-    n, s = _all_reduce([len(x), x.sum()])
-    mean = s / n if n else math.nan
-    ss, = _all_reduce([((x - mean)**2).sum() if len(x) else 0.])   # a second pass: exact for large means too
-    std = math.sqrt(ss / n) if n else math.nan
-    if not with_min_and_max: return mean, std
-    lo, = _all_reduce([x.min() if len(x) else math.inf], 'min')
-    hi, = _all_reduce([x.max() if len(x) else -math.inf], 'max')
-    return (mean, std, lo, hi) if n else (mean, std, math.nan, math.nan)
+     "has a value): the statistics of the epoch's Spinning Up columns (`_reduce_stats`).")
+    st = _reduce_stats(_flat(x if isinstance(x, (list, tuple)) else [x]).tolist())
+    return (st['mean'], st['std'], st['min'], st['max']) if with_min_and_max else (st['mean'], st['std'])
 
 # %% ../../nbs/20g_experiments.logx.ipynb #8799629f
 def _encoded(v)->list:
@@ -92,10 +83,7 @@ def _shown(v)->str:
     if isinstance(v, Tensor) and v.numel() == 1: v = v.item()
     return f'{v:8.3g}' if isinstance(v, (numbers.Real, np.number)) else str(v)
 
-def _caller(depth:int=2)->str|None:
-    "'module:function' of the function `depth` frames up (`None` at a script's or notebook's top level)."
-    fr = sys._getframe(depth)
-    return None if fr.f_code.co_name == '<module>' else f"{fr.f_globals.get('__name__')}:{fr.f_code.co_name}"
+
 
 # %% ../../nbs/20g_experiments.logx.ipynb #f1317360
 class Logger:
@@ -114,7 +102,7 @@ class Logger:
         self.output_dir = Path(output_dir or f'/tmp/experiments/{time.time_ns() // 1_000_000}')
         self.output_fname, self.exp_name, self.options = output_fname, exp_name, options
         self.run, self.module, self.state, self.headers, self.row = None, None, None, None, {}
-        self.rows, self.restored = 0, False
+        self.rows, self.restored, self._module_saved, self._checked = 0, False, False, {}
 
     @property
     def epoch(self)->int:
@@ -145,7 +133,7 @@ class Logger:
         if self.run is not None:
             raise ConfigError("save_config was already called (or a row was written): call it once, before anything "
                               "is logged")
-        self._begin(dict(config), _caller())
+        self._begin(dict(config), _caller_entry())   # the function that called save_config
 
 
     def log_tabular(self, key:str, val):
@@ -201,7 +189,7 @@ class Logger:
         if not self.run.is_main: return
         if isinstance(self.module, nn.Module):
             pyt = self.output_dir/'pyt_save'
-            if not (pyt/'module.pt').exists() or not getattr(self, '_module_saved', False):
+            if not self._module_saved:
                 pyt.mkdir(exist_ok=True)   # the module itself, once: test_policy unpickles it, then loads the weights
                 atomic_write(pyt/'module.pt', lambda f: torch.save(self.module, f)); self._module_saved = True
             self.run.models, self.run.keep_snapshots = {'module': self.module}, itr is not None
@@ -212,7 +200,7 @@ class Logger:
 
     def _check_state(self):
         "Say once, per value of `state_dict`, what a resumed run cannot get back from it."
-        done = self.__dict__.setdefault('_checked', {})
+        done = self._checked
         for k,v in self.state.items():
             if k in done: continue
             done[k] = True
@@ -233,8 +221,7 @@ class Logger:
 
     def saved_state(self)->dict:
         "The values of the last `save_state` that are saved (those that pickle, or have a `state_dict`)."
-        ok = getattr(self, '_checked', {})
-        return {k:v for k,v in (self.state or {}).items() if ok.get(k, True)}
+        return {k:v for k,v in (self.state or {}).items() if self._checked.get(k, True)}
 
     def restore(self, state_dict:dict|None=None)->dict:
         ("Call once before the loop, with what `save_state` is given. A new run gets `state_dict` back. A resumed run: "
@@ -279,7 +266,7 @@ class EpochLogger(Logger):
          "same order).")
         if val is not None: return super().log_tabular(key, val)
         vals = self.epoch_dict.pop(key, [])
-        ever, = _all_reduce([float(key in self.stored)])   # a key no rank ever stored is a misspelling
+        ever = _ranks_sum(float(key in self.stored))   # a key no rank ever stored is a misspelling
         if not ever:
             raise ConfigError(f"log_tabular({key!r}): nothing was stored under {key!r}; call logger.store({key}=value) "
                               f"during the epoch, or give the value: log_tabular({key!r}, value)"
