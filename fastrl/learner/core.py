@@ -97,6 +97,21 @@ class LearnerHead(Pipe):
 
     def show(self): print(pipeline_str(self, settings=True))   # each pipe with its key settings
 
+    def update_steps(self)->list:
+        ("One update, in the order it runs: the pipes after the one that forms the update's data (`starts_update`: "
+         "`StepBatcher`, `AdvantageBuffer`) up to the loggers, each `(name, what it does)`.")
+        chain = [dp for dp in pipe_chain(self) if dp is not self]
+        start = max((i for i, dp in enumerate(chain) if getattr(dp, 'starts_update', False)), default=-1)
+        out = []
+        for dp in chain[start + 1:]:
+            if hasattr(dp, 'log') and hasattr(dp, 'push'): break   # the loggers: after the update
+            out.append((type(dp).__name__, (type(dp).__doc__ or '').strip().split('\n')[0]))
+        return out
+
+    def show_update(self):
+        "Print one update on one screen: each pipe that takes part, in order, with what it does."
+        for i, (name, doc) in enumerate(self.update_steps(), 1): print(f"{i}. {name}: {doc}")
+
 def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|None=None, device=None,
                  debug:bool=False)->LearnerHead:
     ("The end of every learner: its augmentations (which see the algorithm's pipes, never the loggers), then the "
@@ -110,6 +125,7 @@ def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|Non
 # %% ../../nbs/06_learner.core.ipynb #b09740d3
 class StepBatcher(Pipe):
     "Concatenates lists of step batches into one `SimpleStep`; moves batches to `device` when set."
+    starts_update = True   # what follows it is one update (`LearnerHead.show_update`)
     def __init__(self, source_datapipe, device=None): self.source_datapipe,self.device = source_datapipe,device
     def __iter__(self):
         for o in self.source_datapipe:

@@ -67,6 +67,7 @@ def _global_mean_std(x:Tensor)->tuple:
 class AdvantageBuffer(Pipe):
     "Collects `steps_per_epoch` transitions of the vector env; yields a `Rollout` with GAE advantages per epoch."
     titles = ('VVals',)
+    starts_update = True   # what follows it is one update (`LearnerHead.show_update`)
     def __init__(self,
                  source_datapipe, # Yields `SimpleStep` batches of N lanes (or lists of them)
                  ac, # Actor-critic: `ac.v(obs)->[M]`, `ac.pi(obs, act)->(pi, logp)`
