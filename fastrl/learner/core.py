@@ -135,7 +135,7 @@ class StepBatcher(Pipe):
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(Pipe):
-    ("Every `target_sync` step batches (or, when `target_sync` is a pipe upstream, when its `due` is true: TD3's "
+    ("Every `target_sync` step batches (or, when `target_sync` is a gate `clock.every(d)`, when it is due: TD3's "
      "delay): target <- tau*model + (1-tau)*target.")
     def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001,
                  target_sync:int=1):
