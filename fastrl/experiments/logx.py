@@ -50,7 +50,10 @@ def _encoded(v)->list:
 
 class _LoggerRun(Experiment):
     "The `Experiment` of an `EpochLogger`: its rows counted, its checkpoint what `save_state` was given."
-    def __init__(self, logger, *args, **kwargs): self.logger = logger; super().__init__(*args, **kwargs)
+    def __init__(self, logger, *args, entry:str|None=None, **kwargs):
+        self.logger = logger
+        super().__init__(*args, entry=entry or '-', **kwargs)   # '-': not Experiment's default, its own caller
+        self.entry = entry   # the function that called save_config (None: none, at a script's top level)
     def _progress_upto(self, rows:int)->str|None:
         "The progress file's header and first `rows` rows (`None`: no file, or fewer rows)."
         try: lines = (self.output_dir/self.output_fname).read_text().splitlines()
@@ -116,10 +119,8 @@ class Logger:
         prev = _HOLDERS.pop(self.output_dir.resolve(), None)
         if prev is not None: prev.close()
         rng = rng_state()   # the algorithm seeds itself (Spinning Up's way): the run's own seeding is undone
-        self.run = _LoggerRun(self, cfg, self.output_dir, self.exp_name, self.output_fname, entry=entry or '-',
-                              **self.options)
+        self.run = _LoggerRun(self, cfg, self.output_dir, self.exp_name, self.output_fname, entry=entry, **self.options)
         set_rng_state(rng)
-        if entry is None: self.run.entry = None
         self.run._agree(self.run._start)   # after every rank checked the folder (the run's barrier)
         _HOLDERS[self.output_dir.resolve()] = self
         atexit.register(self.close)
