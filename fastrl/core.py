@@ -12,10 +12,10 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['PROBE', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe', 'Loss',
-           'set_seed', 'dp_world', 'default_device', 'evaluating', 'FastrlError', 'ConfigError', 'RunAborted',
-           'first_line', 'UserCodeError', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed',
-           'atomic_write', 'remove_stale_temporaries', 'append_line']
+__all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe',
+           'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError', 'ConfigError',
+           'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice', 'user_frames',
+           'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -146,6 +146,12 @@ def default_device()->torch.device:
     "CUDA when available, else CPU."
     return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 
+# called where a new step of the networks begins: each update's data formed (`StepBatcher`, `AdvantageBuffer`) and
+# each observation an agent acts on (`AgentBase`); e.g. a new CUDA-graph step (`--cudagraphs`)
+STEP_HOOKS = []
+def step_begins():
+    for h in STEP_HOOKS: h()
+
 class evaluating:
     ("`with evaluating(*models):` runs `models` in evaluation mode (BatchNorm normalises by its running statistics and "
      "leaves them as they are; dropout is off), then puts back in training mode exactly the modules that were in it.")
@@ -182,6 +188,24 @@ class UserCodeError(RunAborted):
     ("The user's own code (their env, network, wrapper or pipe) raised or broke its contract: the run stops as Ctrl-C "
      "stops, and `detail` shows the frames of their code.")
 
+
+# %% ../nbs/00_core.ipynb #b6cffe9f
+def resolve_device(device='auto')->torch.device:
+    ("The `torch.device` a run trains on: `'auto'` (or `None`) is CUDA when torch sees a GPU, else the CPU; `'cpu'`, "
+     "`'cuda'` and `'cuda:N'` are taken as they are. A device this machine lacks is a `ConfigError`.")
+    if device is None or device == 'auto': return default_device()
+    try: d = torch.device(device)
+    except (RuntimeError, TypeError, ValueError): d = None
+    if d is None or d.type not in ('cpu', 'cuda'):
+        raise ConfigError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    if d.type == 'cuda':
+        if not torch.cuda.is_available():
+            raise ConfigError(f"device={device!r}, but torch sees no CUDA GPU on this machine (torch {torch.__version__}"
+                              f"{', a CPU-only build' if torch.version.cuda is None else ''}): use --device cpu or auto")
+        if d.index is not None and d.index >= torch.cuda.device_count():
+            raise ConfigError(f"device={device!r}, but this machine has {torch.cuda.device_count()} CUDA GPU(s), "
+                              f"numbered from 0: use --device cuda:0 ... cuda:{torch.cuda.device_count() - 1}")
+    return d
 
 # %% ../nbs/00_core.ipynb #35bd2606
 def flatten_advice(space)->str:

@@ -346,11 +346,13 @@ def resume_cmd(args:list):
                    help='no progress bars or epoch table (progress.txt is still written)')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot "
                                                "rebuild (a Python callable)")
+    p.add_argument('--device', default=None, help="go on on this device (auto, cpu, cuda, cuda:N) instead of the run's "
+                                                  "own: a run checkpointed on a GPU goes on on a CPU and back")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
     over = (({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) |
-            (dict(show=False) if a.quiet else {}))
+            (dict(show=False) if a.quiet else {}) | ({} if a.device is None else dict(device=a.device)))
     n = a.cpu
     if n is None and 'WORLD_SIZE' not in os.environ:
         ck = os.path.join(a.fpath, 'checkpoint.pt')
@@ -359,6 +361,7 @@ def resume_cmd(args:list):
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
                         *(['--env', a.env] if a.env else []), *(['--quiet'] if a.quiet else []),
+                        *(['--device', a.device] if a.device else []),
                         what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
     # not a run folder, env not rebuildable

@@ -5,7 +5,7 @@
 
 # %% ../../nbs/07_agents.core.ipynb #af68e36d
 from __future__ import annotations
-from ..core import ConfigError, evaluating
+from ..core import ConfigError, evaluating, step_begins
 import math, re
 from types import SimpleNamespace
 import numpy as np
@@ -37,6 +37,7 @@ class AgentBase(Pipe):
             # each input once: a pipe that read two per output would act on one observation twice
             if self.item is None: raise AgentContractError("read two inputs for one action")
             item, self.item = self.item, None
+            step_begins()
             yield item
 
 class AgentContractError(RuntimeError):

@@ -36,6 +36,7 @@ def crossq(env_fn, # A zero-argument callable returning a gymnasium env (or an e
            num_envs:int=1, # Env lanes, stepped as one vector env (fastrl; see `offpolicy_counts`)
            async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
            aug=None, # Ablations by name (`crossq.ablations`): a grid of them is a study (`--aug`)
+           device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
           ):
     ("CrossQ (Bhatt et al., 2024) with SAC's Spinning Up signature, no target networks; `num_envs` lanes, one "
      "process.\n\n`actor_critic`'s `pi` has `sample` and a deterministic forward; its `q` returns [B,2].")

@@ -39,6 +39,9 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         mb_size:int|None=None, # Minibatch size of policy and value steps (fastrl; `None`: whole epoch, as Spinning Up)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
         aug=None, # Ablations by name (`ppo.ablations`; '+' joins several): a grid of them is a study (`--aug`)
+        device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
+        compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
+        cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written

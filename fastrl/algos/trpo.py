@@ -36,6 +36,7 @@ def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env
          num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl)
          async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
          num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
+         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
         ):
     "TRPO (or NPG) with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     if algo not in ('trpo', 'npg'): raise ConfigError(f"trpo: algo must be 'trpo' or 'npg', got {algo!r}.")

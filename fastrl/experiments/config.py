@@ -16,8 +16,8 @@ from ..envs.gym import GymTransformBlock
 from ..data.block import DataBlock
 
 # %% auto #0
-__all__ = ['EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state', 'SpacesEnv', 'to_json',
-           'from_ref', 'read_config', 'settings_of', 'check_settings']
+__all__ = ['NOT_SETTINGS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state', 'SpacesEnv',
+           'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings']
 
 # %% ../../nbs/20a_experiments.config.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -279,10 +279,13 @@ def read_config(folder)->dict:
                           "restore it from a copy of the run, or start the run again with --overwrite")
     return cfg
 
+NOT_SETTINGS = ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__', 'device', 'compile', 'cudagraphs')
+
 def settings_of(config:dict)->str:
     ("The settings of `config` (an entry function's arguments) that a run's numbers depend on, as sorted JSON text: "
-     "all but `epochs`, `logger_kwargs` and `env_fn` (a resumed run may rebuild it another way).")
-    cfg = to_json({k: v for k, v in config.items() if k not in ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__')})
+     "all but `epochs`, `logger_kwargs`, `env_fn` (a resumed run may rebuild it another way) and where it runs "
+     "(`device`, `compile`, `cudagraphs`: a run goes on on another device).")
+    cfg = to_json({k: v for k, v in config.items() if k not in NOT_SETTINGS})
     return json.dumps({k: v for k, v in cfg.items() if ' at 0x' not in json.dumps(v)}, sort_keys=True)
 
 def check_settings(recorded:str|None, settings:str, what:str):

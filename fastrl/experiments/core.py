@@ -21,6 +21,9 @@ from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
 from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, to_json
 from .distributed import setup_distributed
+from ..core import resolve_device
+from ..pipes.core import pipe_to_device
+from ..learner.device import compile_modules, learner_modules
 from ..core import dp_world
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
@@ -94,7 +97,12 @@ class Experiment:
         check_args(self.config)   # the user's own argument names, before anything is built or written
         self.settings = settings_of(self.config)   # what a checkpoint and a saved model keep, to catch a config edited later
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
-        self.world_size = setup_distributed()
+        # the entry function's `device`; a saved policy is replayed on the CPU
+        self.device = torch.device('cpu') if load_only else resolve_device(self.config.get('device', 'cpu'))
+        self.compile_mode = None if load_only else self._compile_mode()
+        self.world_size = setup_distributed(self.device)
+        if self.device.type == 'cuda' and self.world_size > 1:   # one GPU per process
+            self.device = torch.device('cuda', int(os.environ.get('LOCAL_RANK', '0')))
         self.rank = dp_world()[0]
         self.is_main = self.rank == 0
         self.load_only,self.resume,self.itr,self.checkpoint = load_only,resume,itr,checkpoint
@@ -119,6 +127,28 @@ class Experiment:
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
+
+    def _compile_mode(self)->str|None:
+        ("`torch.compile`'s mode for the entry function's `compile` / `cudagraphs` (None: eager); a one-line "
+         "`ConfigError` where they cannot apply.")
+        comp, graphs = self.config.get('compile', False), self.config.get('cudagraphs', False)
+        for k, v in (('compile', comp), ('cudagraphs', graphs)):
+            if not isinstance(v, bool): raise ConfigError(f"{k} must be True or False, got {v!r}")
+        if graphs and self.device.type != 'cuda':
+            raise ConfigError(f"cudagraphs=True captures CUDA graphs and needs a CUDA device; this run's device is "
+                              f"{self.device.type}: drop --cudagraphs (--compile works on the CPU too), or run with "
+                              "--device cuda on a GPU")
+        return 'reduce-overhead' if graphs else 'default' if comp else None
+
+    def _place(self, learner):
+        ("Move `learner` (its agent, replay, optimisers and target networks) and `models` to the run's device, and "
+         "compile their networks (`compile`, `cudagraphs`).")
+        if self.device.type != 'cpu':
+            for m in self.models.values(): m.to(self.device)
+            pipe_to_device(learner, self.device)
+        if self.compile_mode:
+            compile_modules(learner_modules(learner) + list(self.models.values()),
+                            mode=None if self.compile_mode == 'default' else self.compile_mode)
 
     def _recorded_threads(self, threads:int)->int:
         "The torch threads `config.json` records for the run being resumed (`threads` where it records none)."
@@ -225,8 +255,9 @@ class Experiment:
         cfg = json.loads((self.output_dir/'config.json').read_text())
         meta = cfg.get('__fastrl__') or {}
         num = dict(meta.get('numerics') or {})
-        here = numerics(self.threads)['processor']
-        if not num or here == num.get('processor') or here in num.get('resumed_on', []): return {}
+        where = lambda n: n.get('processor') if n.get('device', 'cpu') == 'cpu' else f"{n.get('processor')}, {n['device']}"
+        here = where(numerics(self.threads, self.device))
+        if not num or here == where(num) or here in num.get('resumed_on', []): return {}
         num['resumed_on'] = num.get('resumed_on', []) + [here]
         return {'__fastrl__': dict(meta, numerics=num)}
 
@@ -244,7 +275,7 @@ class Experiment:
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads),
+        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
                              'imports': self._user_modules()}
         self._write_json(out)
 
@@ -369,6 +400,7 @@ class Experiment:
             load_graph_state(learner, st['graph'])
             set_rng_state(st['rng'])
             done = self.ckpt['epoch']
+        self._place(learner)   # after loading: a checkpoint of any device goes on on this run's
         self.last_epoch = done
         self._agree(self._start)
         try: learner.fit(epochs - done)
@@ -453,6 +485,8 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
                              if entry.startswith('__main__:') else "run from the folder that holds its module, or add "
                              "that folder to PYTHONPATH")) from None
     params = inspect.signature(fn).parameters
+    if 'device' in overrides and 'device' not in params:
+        raise ConfigError(f"{entry} takes no device argument: it runs where it was written to run")
     cfg = rebuilt_config(output_dir, overrides)[0]
     kwargs = {k:v for k,v in cfg.items() if k in params}
     kwargs.update({k:v for k,v in overrides.items()})

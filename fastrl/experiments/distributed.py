@@ -7,19 +7,26 @@ data-parallel."""
 from __future__ import annotations
 import atexit, os
 import torch
-from ..core import dp_world
+from ..core import dp_world, ConfigError
 
 # %% auto #0
 __all__ = ['setup_distributed', 'refuse_data_parallel']
 
 # %% ../../nbs/20b_experiments.distributed.ipynb #111d950e
-def setup_distributed()->int:
+def setup_distributed(device=None)->int:
     ("Join the process group torchrun describes (if `WORLD_SIZE > 1` and none is initialised yet); returns the world "
-     "size.")
-    if dp_world()[1] == 1 and int(os.environ.get('WORLD_SIZE', '1')) > 1:
-        backend = 'nccl' if torch.cuda.is_available() else 'gloo'
-        if backend == 'nccl': torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
-        torch.distributed.init_process_group(backend)
+     "size. On a CUDA `device` each process takes the GPU of its `LOCAL_RANK`, and CUDA tensors are reduced by NCCL, "
+     "CPU ones by gloo; on the CPU gloo does all.")
+    world = int(os.environ.get('WORLD_SIZE', '1'))
+    if dp_world()[1] == 1 and world > 1:
+        cuda = device is not None and torch.device(device).type == 'cuda'
+        if cuda:
+            if world > torch.cuda.device_count():
+                raise ConfigError(f"--cpu {world} on device {str(device)!r} needs a GPU per process, and this machine "
+                                  f"has {torch.cuda.device_count()}: use --cpu {torch.cuda.device_count()}, or "
+                                  "--device cpu")
+            torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', '0')))
+        torch.distributed.init_process_group('cpu:gloo,cuda:nccl' if cuda else 'gloo')
         # a group left to the C++ teardown can abort the process at exit ("terminate called ...")
         atexit.register(_leave_group)
     return dp_world()[1]

@@ -13,7 +13,8 @@ import torch
 from torch import Tensor
 from ..core import Record, as_float, ConfigError, RunAborted
 from ..loggers.core import LoggerBase, EpocherCollector
-from .sinks import EpochStats, NOT_COLUMNS
+from types import SimpleNamespace
+from .sinks import EpochStats, NOT_COLUMNS, host_floats
 
 # %% auto #0
 __all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_command', 'refuse_existing_run',
@@ -162,27 +163,40 @@ class RunLock:
 _TEST_TITLES = ('AverageTestEpRet', 'StdTestEpRet', 'MaxTestEpRet', 'MinTestEpRet', 'TestEpLen')
 
 def _finite(v)->bool|None:
-    "Whether record value `v` is finite (`None`: not a number)."
-    if isinstance(v, Tensor):
-        if not v.is_floating_point(): return True
-        return math.isfinite(v.item()) if v.numel() == 1 else bool(torch.isfinite(v).all())
+    "Whether record value `v` (a number on the host) is finite (`None`: not a number)."
     if isinstance(v, (float, np.floating)): return math.isfinite(v)
     return None
 
 class FiniteGuard(LoggerBase):
-    ("First logger of an `Experiment`'s chain: raises `RunAborted` at a NaN/Inf record of the learner, and at an "
-     "`epoch` record (before any logger writes that epoch) when a model's parameters are not finite.")
+    ("First logger of an `Experiment`'s chain: raises `RunAborted` at an `epoch` record (before any logger writes that "
+     "epoch) when a tensor record of the learner was NaN/Inf during the epoch, or a model's parameters are not finite; "
+     "at once for a NaN/Inf number. Tensor records are checked where they are (one flag per name, no host sync per "
+     "update) and read once per epoch.")
     skip = EpochStats.titles + _TEST_TITLES + NOT_COLUMNS   # episode statistics: NaN when no episode ended is no fault
     reads = (EpocherCollector.title,)
     def __init__(self, models:dict|None=None, source_datapipe=None):
         super().__init__(source_datapipe); self.models = models or {}
+        self.flags = SimpleNamespace(ok={})   # name -> all finite so far this epoch (a device tensor): no state
     def log(self, r:Record):
-        if r.name == EpocherCollector.title: return self.check_models()
-        if r.name in self.skip or _finite(r.value) is not False: return
-        raise RunAborted(f"{r.name} is "
-                         f"{as_float(r.value) if isinstance(r.value, Tensor) and r.value.numel() == 1 else r.value} "
-                         "(not finite): look for a too large learning rate, "
-                         "or rewards or observations of extreme scale")
+        if r.name == EpocherCollector.title: self.check_records(); return self.check_models()
+        if r.name in self.skip: return
+        v = r.value
+        if isinstance(v, Tensor):
+            if v.is_floating_point():
+                ok = torch.isfinite(v.detach()).all(); prev = self.flags.ok.get(r.name)
+                self.flags.ok[r.name] = ok if prev is None else prev & ok
+            return
+        if _finite(v) is False:
+            raise RunAborted(f"{r.name} is {v} (not finite): look for a too large learning rate, "
+                             "or rewards or observations of extreme scale")
+    def check_records(self):
+        "Read the epoch's flags (one transfer per device) and raise for the first record name that was not finite."
+        names, flags = list(self.flags.ok), list(self.flags.ok.values())
+        self.flags.ok = {}
+        for n, ok in zip(names, host_floats(flags)):
+            if not ok:
+                raise RunAborted(f"{n} was not finite (NaN/Inf) in this epoch: look for a too large learning rate, "
+                                 "or rewards or observations of extreme scale")
     def check_models(self):
         for k,m in self.models.items():
             if not all(bool(torch.isfinite(p).all()) for p in m.parameters()):

@@ -176,7 +176,10 @@ def apply_numerics(threads:int=1):
     torch.set_num_threads(check_threads(threads))
     os.environ['OMP_NUM_THREADS'] = str(threads)
 
-def numerics(threads:int=1)->dict:
-    "What `config.json` records of the settings that change a run's floating-point results, and of its hardware."
+def numerics(threads:int=1, device='cpu')->dict:
+    ("What `config.json` records of the settings that change a run's floating-point results, and of its hardware "
+     "(a GPU by its name).")
     import torch
-    return dict(threads=threads, device='cpu', torch=torch.__version__, processor=processor())
+    device = torch.device(device)
+    name = str(device) if device.type != 'cuda' else f"{device} ({torch.cuda.get_device_name(device)})"
+    return dict(threads=threads, device=name, torch=torch.__version__, processor=processor())

@@ -24,8 +24,9 @@ from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
 __all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spread_columns',
-           'spinup_columns', 'declared_titles', 'column_value', 'Spread', 'EpochAccumulator', 'diag_spread',
-           'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means', 'RankMean', 'retitle']
+           'spinup_columns', 'declared_titles', 'column_value', 'host_floats', 'diag_value', 'Spread',
+           'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means',
+           'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -129,12 +130,27 @@ def declared_titles(pipe)->list:
         out += [t] if isinstance(t, str) else [x for x in (t or ()) if isinstance(x, str)]
     return out
 
-def column_value(r:Record)->float|None:
-    "The number record `r` adds to its column's epoch mean (a tensor's mean), or None: not a column."
+def column_value(r:Record)->float|Tensor|None:
+    ("The value record `r` adds to its column's epoch mean, or None: not a column. A tensor gives its mean as a 0-dim "
+     "tensor left where it is (no host sync per update); `host_floats` reads an epoch's worth at once.")
     if r.name in NOT_COLUMNS: return None
     v = r.value
-    if isinstance(v, Tensor): v = v.detach().float().mean().item() if v.numel() else math.nan
+    if isinstance(v, Tensor): return v.detach().float().mean() if v.numel() else math.nan
     return float(v) if isinstance(v, (bool, int, float, np.number)) else None
+
+def host_floats(vs:list)->list:
+    "`vs` (numbers and 0-dim tensors) as Python floats, in order; the tensors read in one transfer per device."
+    out, by_dev = list(vs), {}
+    for i,v in enumerate(vs):
+        if isinstance(v, Tensor): by_dev.setdefault(v.device, []).append(i)
+    for idx in by_dev.values():
+        for i,f in zip(idx, torch.stack([vs[i] for i in idx]).tolist()): out[i] = f
+    return out
+
+def diag_value(v):
+    ("A diagnostic's value as kept until the epoch's end: a tensor copied to a flat float64 one on its device (the "
+     "record's own memory is not held: a captured graph may reuse it), anything else as it is.")
+    return v.detach().to(torch.float64, copy=True).flatten() if isinstance(v, Tensor) else v
 
 class Spread(NamedTuple):
     ("Count, sum, sum of squares, min and max of a diagnostic's values (`DIAGNOSTICS`): its Average/Std/Max/Min "
@@ -143,7 +159,9 @@ class Spread(NamedTuple):
     @staticmethod
     def of(vals:list)->'Spread':
         "The spread of `vals` (tensors or numbers), computed once, at the end of an epoch."
-        t = torch.cat([torch.as_tensor(v).detach().double().flatten().cpu() for v in vals])
+        ts = [torch.as_tensor(v).detach().double().flatten() for v in vals]
+        # one transfer when the values share a device
+        t = torch.cat(ts).cpu() if len({x.device for x in ts}) == 1 else torch.cat([x.cpu() for x in ts])
         if not t.numel(): return Spread(0, 0., 0., math.inf, -math.inf)
         return Spread(t.numel(), t.sum().item(), (t*t).sum().item(), t.min().item(), t.max().item())
     def __add__(self, o:'Spread')->'Spread':
@@ -159,10 +177,10 @@ class EpochAccumulator:
      "every value of a diagnostic (`DIAGNOSTICS`: per-sample tensors, or `Spread`s pooled over ranks).")
     def __init__(self): self.vals,self.diag = {},{}
     def add(self, r:Record):
-        if r.name in DIAGNOSTICS: self.diag.setdefault(r.name, []).append(r.value); return
+        if r.name in DIAGNOSTICS: self.diag.setdefault(r.name, []).append(diag_value(r.value)); return
         if (v := column_value(r)) is not None: self.vals.setdefault(r.name, []).append(v)
     def row(self)->dict:
-        out = {k:(sum(vs)/len(vs)) for k,vs in self.vals.items()}
+        out = {k:(sum(host_floats(vs))/len(vs)) for k,vs in self.vals.items()}
         for k, vs in self.diag.items(): out.update(diag_spread(vs).columns(k))
         self.vals,self.diag = {},{}
         return out
@@ -266,21 +284,20 @@ class RankMean(LoggerBase):
                  local:tuple=(), # Columns not averaged over ranks (already global, or rank 0's own)
                  source_datapipe=None):
         super().__init__(source_datapipe)
-        self.local,self.sums,self.diag = tuple(local),{},{}
+        self.local,self.vals,self.diag = tuple(local),{},{}
     def push(self, record:Record): pass   # pushed records reach each sink directly
     def __iter__(self):
         for o in self.source_datapipe:
             if isinstance(o, Record):
                 if o.name == EpocherCollector.title: yield from self.means()
-                elif o.name in DIAGNOSTICS: self.diag.setdefault(o.name, []).append(o.value); continue
-                elif (v := column_value(o)) is not None:
-                    s,n = self.sums.get(o.name, (0., 0)); self.sums[o.name] = (s + v, n + 1)
-                    continue
+                elif o.name in DIAGNOSTICS: self.diag.setdefault(o.name, []).append(diag_value(o.value)); continue
+                elif (v := column_value(o)) is not None: self.vals.setdefault(o.name, []).append(v); continue
             yield o
     def means(self)->list:
         ("The held-back columns as records (and a column only other ranks logged): `local` ones this rank's mean, the "
          "others pooled over ranks.")
-        mine = {k:v for k,v in self.sums.items() if k not in self.local}
+        sums = {k:(sum(host_floats(vs)), len(vs)) for k,vs in self.vals.items()}   # read once per epoch
+        mine = {k:v for k,v in sums.items() if k not in self.local}
         parts = [None]*dp_world()[1]
         # CRITICAL: the epoch's only collective here, called by every rank, whatever it logged
         # (local columns never enter it)
@@ -288,10 +305,10 @@ class RankMean(LoggerBase):
         if dp_world()[1] > 1: torch.distributed.all_gather_object(parts, (mine, spreads))
         else: parts = [(mine, spreads)]
         pooled = pool_means([p[0] for p in parts])
-        out = [Record(k, pooled[k] if k in pooled else s/n) for k,(s,n) in self.sums.items()]
-        out += [Record(k, v) for k,v in pooled.items() if k not in self.sums]
+        out = [Record(k, pooled[k] if k in pooled else s/n) for k,(s,n) in sums.items()]
+        out += [Record(k, v) for k,v in pooled.items() if k not in sums]
         for k in dict.fromkeys(k for _, sp in parts for k in sp):
             out.append(Record(k, diag_spread([sp[k] for _, sp in parts if k in sp])))
-        self.sums,self.diag = {},{}
+        self.vals,self.diag = {},{}
         return out
 

@@ -12,7 +12,7 @@ from typing import Callable
 import torch
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE
+from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE, step_begins
 from ..pipes.core import (find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain,
                               apply_dp_augmentation_fns, pipe_to_device)
 from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
@@ -130,7 +130,9 @@ class StepBatcher(Pipe):
     def __iter__(self):
         for o in self.source_datapipe:
             if isinstance(o, list) and o and is_step(o[0]): o = SimpleStep.cat(o)
-            if is_step(o) and self.device is not None: o = o.to(self.device)
+            if is_step(o):
+                if self.device is not None: o = o.to(self.device)
+                step_begins()
             yield o
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2

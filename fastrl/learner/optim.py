@@ -59,11 +59,10 @@ def clip_grad_norm(params, max_norm:float)->torch.Tensor:
     if not grads: return torch.zeros(())
     try: total = torch.linalg.vector_norm(torch.stack(torch._foreach_norm(grads)))
     except RuntimeError: return nn.utils.clip_grad_norm_(params, max_norm)   # gradients on several devices
-    if total.device.type == 'cpu':   # reading the norm costs no sync here: scale only when the coefficient is below 1
-        coef = max_norm / (float(total) + 1e-6)
-        if coef < 1: torch._foreach_mul_(grads, coef)
-        return total
-    torch._foreach_mul_(grads, torch.clamp(max_norm / (total + 1e-6), max=1.0))
+    # the coefficient stays on the device (no host sync), computed in float64 as a Python float would be; a
+    # coefficient of 1 leaves the gradients exactly as they are
+    coef = (max_norm / (total.double() + 1e-6)).clamp(max=1.0).to(grads[0].dtype)
+    torch._foreach_mul_(grads, coef)
     return total
 
 def opt_params(opt:torch.optim.Optimizer)->list:

@@ -10,7 +10,7 @@ import torch
 from torch import Tensor
 import torch.distributed as dist
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, dp_world
+from ..core import SimpleStep, Record, is_step, dp_world, step_begins
 
 # %% auto #0
 __all__ = ['Rollout', 'is_rollout', 'gae_advantages', 'AdvantageBuffer']
@@ -136,4 +136,5 @@ class AdvantageBuffer(Pipe):
                 if self.t == self.T:
                     r = self.finish()
                     yield Record('VVals', r.v.detach())
+                    step_begins()
                     yield r

@@ -63,11 +63,12 @@ def c51_support(gamma:float=0.99, # Discount factor gamma (< 1)
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #1fe79be8
 def categorical_projection(b:SimpleStep, p_next:Tensor, support:Tensor, gamma:float)->Tensor:
     "Project r + gamma^k (1-terminated) z onto `support`: `p_next` [B,N] -> m [B,N] (rows sum to 1)."
-    v_min, v_max, n = support[0].item(), support[-1].item(), support.numel()
+    v_min, v_max, n = support[0], support[-1], support.numel()   # tensors: no host read per update
+    dz = ((v_max.double() - v_min.double()) / (n - 1)).float()   # the atom spacing, rounded once as a Python float was
     k = b.n_steps if b.n_steps is not None else 1
     g = (gamma ** k * (~b.terminated).float()).view(-1, 1)   # CRITICAL: no bootstrap after termination
     tz = (b.reward.view(-1, 1) + g * support).clamp(v_min, v_max)
-    bj = (tz - v_min) / ((v_max - v_min) / (n - 1))
+    bj = (tz - v_min) / dz
     l = bj.floor().clamp(0, n - 1)
     w_u = bj - l                                   # share of atom l+1 (0 when b_j is an integer)
     l = l.long()
