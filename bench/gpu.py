@@ -165,9 +165,19 @@ def check_resume(data:Path, dry:bool)->dict:
         rc2, _, e2 = cli(['resume', str(run), '--epochs', '2', '--device', then, '--quiet'], timeout=120)
         rows = len(progress(run/'progress.txt')) if (run/'progress.txt').exists() else 0
         out[name] = dict(rc=[rc1, rc2], rows=rows, error=(e1 if rc1 else e2 if rc2 else None))
-    rc, _, e = cli(['sac', *base, '--epochs', '2', '--device', dev, '--exp_name', 'straight'], timeout=120)
-    a, b = data/'straight'/'straight_s0'/'progress.txt', data/'gpu_to_gpu'/'gpu_to_gpu_s0'/'progress.txt'
-    out['resume_exact_on_gpu'] = (without_time(a) == without_time(b)) if a.exists() and b.exists() else f'rc {rc}: {e}'
+    for name in ('straight', 'straight_again'):   # is a GPU run itself reproducible?
+        rc, _, e = cli(['sac', *base, '--epochs', '2', '--device', dev, '--exp_name', name], timeout=120)
+    p = lambda n: data/n/f'{n}_s0'/'progress.txt'
+    for key, (x, y) in (('resume_exact_on_gpu', ('straight', 'gpu_to_gpu')),
+                        ('same_run_twice_on_gpu', ('straight', 'straight_again'))):
+        if not (p(x).exists() and p(y).exists()): out[key] = f'rc {rc}: {e}'; continue
+        out[key] = without_time(p(x)) == without_time(p(y))
+        if not out[key]:   # where they part: the first row and its columns that differ
+            rx, ry = progress(p(x)), progress(p(y))
+            i = next(i for i, (u, v) in enumerate(zip(rx, ry)) if {k: w for k, w in u.items() if k != 'Time'}
+                     != {k: w for k, w in v.items() if k != 'Time'})
+            out[key + '_differs'] = dict(row=i + 1, columns={k: (rx[i][k], ry[i][k]) for k in rx[i]
+                                                             if k != 'Time' and rx[i][k] != ry[i][k]})
     return out
 
 def main():
@@ -176,6 +186,8 @@ def main():
     p.add_argument('--dry', action='store_true', help='no GPU: the CUDA variants on the CPU (plumbing check)')
     p.add_argument('--parts', nargs='+', default=['sync', 'speed', 'resume'])
     p.add_argument('--algos', nargs='+', default=['sac', 'ppo', 'td3'])
+    p.add_argument('--variants', nargs='+', default=['eager', 'compile', 'cudagraphs'])
+    p.add_argument('--no_cpu', action='store_true', help='no CPU baselines')
     p.add_argument('--budget', type=float, default=480, help='seconds: no run starts after this')
     p.add_argument('--_sync', action='store_true', help=argparse.SUPPRESS)
     a = p.parse_args()
@@ -199,7 +211,7 @@ def main():
                             else (None, None))
     env = {'TORCHINDUCTOR_COMPILE_THREADS': str(max(1, n // 4)), 'PYTHONUNBUFFERED': '1'}
     cpu_jobs = {}
-    if 'speed' in a.parts:   # the CPU baselines, each on a core of its own, beside the GPU runs
+    if 'speed' in a.parts and not a.no_cpu:   # the CPU baselines, each on a core of its own, beside the GPU runs
         for algo in a.algos:
             args = [algo, *SPEED[algo], *VARIANTS['cpu'], '--seed', '0', '--exp_name', f'{algo}_cpu',
                     '--data_dir', str(data), '--quiet']
@@ -219,7 +231,7 @@ def main():
     if 'speed' in a.parts:
         res['speed'] = []
         for algo in a.algos:
-            for variant in ('eager', 'compile', 'cudagraphs'):
+            for variant in a.variants:
                 if time.time() - t0 > a.budget:
                     res['speed'].append(dict(algo=algo, variant=variant, skipped='time budget')); continue
                 args = [algo, *SPEED[algo], *cuda_args(VARIANTS[variant], a.dry), '--seed', '0',

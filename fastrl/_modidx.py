@@ -1450,6 +1450,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                        'fastrl/learner/device.py'),
                                        'fastrl.learner.device._WindowOpen.__iter__': ( 'learner.device.html#_windowopen.__iter__',
                                                                                        'fastrl/learner/device.py'),
+                                       'fastrl.learner.device._compiled': ('learner.device.html#_compiled', 'fastrl/learner/device.py'),
                                        'fastrl.learner.device._mark_step': ('learner.device.html#_mark_step', 'fastrl/learner/device.py'),
                                        'fastrl.learner.device._own': ('learner.device.html#_own', 'fastrl/learner/device.py'),
                                        'fastrl.learner.device._update_bounds': ( 'learner.device.html#_update_bounds',

@@ -104,13 +104,26 @@ def compile_modules(modules, mode:str|None=None)->int:
             seen.add(id(m))
             for name in COMPILED_METHODS:
                 if not _own(m, name) or name in vars(m): continue
-                fn = torch.compile(getattr(type(m), name), mode=mode, dynamic=False)
-                m.__dict__[name] = types.MethodType(fn, m)   # a deepcopy rebinds it to the copy
+                m.__dict__[name] = types.MethodType(_compiled(getattr(type(m), name), mode), m)   # a deepcopy rebinds it
                 n += 1
     if mode == 'reduce-overhead' and _mark_step not in STEP_HOOKS: STEP_HOOKS.append(_mark_step)
     return n
 
 def _mark_step(): torch.compiler.cudagraph_mark_step_begin()
+
+def _compiled(f, mode:str|None):
+    ("`f` (a method's function) compiled. Called while another compiled method is traced (`sample` calls `dist`), it "
+     "is `f` itself, inlined there. Under CUDA graphs its tensor outputs are copies: a graph reuses its output memory at "
+     "its next replay, and a caller may keep what it returned (a rollout's log-probabilities) across replays.")
+    cf = torch.compile(f, mode=mode, dynamic=False)
+    own = lambda o: o.clone() if isinstance(o, torch.Tensor) else o
+    def call(self, *args, **kwargs):
+        if torch.compiler.is_compiling(): return f(self, *args, **kwargs)
+        out = cf(self, *args, **kwargs)
+        if mode != 'reduce-overhead': return out
+        return tuple(own(o) for o in out) if isinstance(out, tuple) else own(out)
+    call.__name__ = call.__qualname__ = getattr(f, '__name__', 'compiled')
+    return call
 
 def learner_modules(learner)->list:
     "The networks held by the pipes of `learner`'s graph (each once)."
