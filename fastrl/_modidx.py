@@ -595,6 +595,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'fastrl.core.Loss.__repr__': ('core.html#loss.__repr__', 'fastrl/core.py'),
                              'fastrl.core.Loss.checking': ('core.html#loss.checking', 'fastrl/core.py'),
                              'fastrl.core.Loss.done': ('core.html#loss.done', 'fastrl/core.py'),
+                             'fastrl.core.MeanRecord': ('core.html#meanrecord', 'fastrl/core.py'),
                              'fastrl.core.Probe': ('core.html#probe', 'fastrl/core.py'),
                              'fastrl.core.Probe.__repr__': ('core.html#probe.__repr__', 'fastrl/core.py'),
                              'fastrl.core.Record': ('core.html#record', 'fastrl/core.py'),

@@ -12,10 +12,10 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'is_step', 'as_float', 'ChainContractError', 'Probe',
-           'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError', 'ConfigError',
-           'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice', 'user_frames',
-           'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
+__all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float', 'ChainContractError',
+           'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError',
+           'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice',
+           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -83,6 +83,11 @@ class Record(NamedTuple):
     "A named metric travelling through a pipe chain."
     name:str
     value:Any
+
+class MeanRecord(Record):
+    ("A `Record` of one value per update (a loss, as `LossCollector` yields it): an epoch's table shows its mean over "
+     "the epoch, where a plain `Record` shows its last value. The type says so, not the name.")
+    __slots__ = ()
 
 def is_step(o)->bool:
     "Is `o` a step batch (as opposed to a `Record` or a loss dict)?"

@@ -11,7 +11,7 @@ import torch
 import torch.optim.optimizer as topt
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import Record, Loss, ChainContractError
+from ..core import Record, MeanRecord, Loss, ChainContractError
 
 # %% auto #0
 __all__ = ['is_loss', 'LossCollector', 'make_optimizer', 'clip_grad_norm', 'opt_params', 'zero_grad', 'optimizer_step',
@@ -31,7 +31,7 @@ class LossCollector(Pipe):
                 v = o['loss'].detach()
                 if self.main_buffers is not None:
                     for b in self.main_buffers: b.append(v)
-                yield Record(o.get('title', self.title), v)
+                yield MeanRecord(o.get('title', self.title), v)   # one per update: tables average it
                 if self.filter: continue
             yield o
     def show(self, title:str|None=None, ax=None):

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 from fastprogress.fastprogress import master_bar, progress_bar
-from ..core import SimpleStep, Record, is_step, as_float, PROBE
+from ..core import SimpleStep, Record, MeanRecord, is_step, as_float, PROBE
 from ..pipes.core import find_dps
 
 # %% auto #0
@@ -225,7 +225,7 @@ class ProgressBarLogger(LoggerBase):
     def log(self, r:Record):
         if r.name==self.batch_on_pipe.title: self.batch_progress(r)
         if r.name==self.epoch_on_pipe.title: return self.write_row(r.value)
-        if 'loss' in r.name.lower(): self.sums.setdefault(r.name, []).append(r.value)
+        if isinstance(r, MeanRecord): self.sums.setdefault(r.name, []).append(r.value)
         else: self.last[r.name] = r.value
 
     def write_row(self, epoch):
