@@ -34,6 +34,7 @@ class SimpleStep(NamedTuple):
     image:Optional[Tensor]=None        # [B,H,W,3] uint8 frame, when images are requested
     raw_action:Optional[Tensor]=None   # [B,*act_shape] action before exploration / clipping
     n_steps:Optional[Tensor]=None      # [B] long, env steps this transition spans
+    agent_state:Optional[Tensor]=None  # [B,*] the per-lane state the agent acted with (a recurrent hidden state)
 
     @property
     def bs(self)->int:

@@ -17,9 +17,9 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain, GRAPH_VERSION
 
 # %% auto #0
-__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'StepFieldSelector', 'is_shape_error', 'SimpleModelRunner',
-           'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase', 'OrnsteinUhlenbeck', 'GaussianNoise',
-           'UniformWarmup']
+__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'LaneState', 'StepFieldSelector', 'is_shape_error',
+           'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase',
+           'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
 
 # %% ../../nbs/07_agents.core.ipynb #0c093683
 class AgentBase(Pipe):
@@ -72,8 +72,27 @@ class AgentHead(Pipe):
         except BaseException: self._it = None; raise
 
     def act(self, step:SimpleStep)->np.ndarray:
-        "Actions for a step batch (leading dim = env lanes)."
+        ("Actions for a step batch (leading dim = env lanes). A step with `step_n` (0 where a lane's episode starts, as "
+         "`GymStepper` gives it) resets those lanes' state in the pipes that keep one (`LaneState`).")
+        for dp in self._lane_pipes(): dp.begin(step)
         return self._next(step, False)
+
+    def _lane_pipes(self)->list:
+        "The pipes of the chain that keep per-lane state (`LaneState`), found once per graph version."
+        lanes = getattr(self, '_lanes', None)   # a cache: never part of a checkpoint
+        if lanes is None or lanes.ver != GRAPH_VERSION[0]:
+            self._lanes = SimpleNamespace(ver=GRAPH_VERSION[0],
+                                          pipes=[dp for dp in pipe_chain(self) if isinstance(dp, LaneState)])
+            if len(self._lanes.pipes) > 1:
+                raise ConfigError("an agent chain keeps per-lane state in one pipe at most; it has "
+                                  f"{', '.join(type(p).__name__ for p in self._lanes.pipes)}")
+        return self._lanes.pipes
+
+    def acted_state(self)->Tensor|None:
+        ("The per-lane state the last `act` used (`[lanes, *]`), stored with each transition as "
+         "`SimpleStep.agent_state`; None for an agent without one.")
+        ps = self._lane_pipes()
+        return ps[0].acted if ps else None
 
     def __call__(self, steps):
         "Yield one action per step of `steps`, each without batch dimension (the original fastrl page's single-step API)."
@@ -96,6 +115,29 @@ class AgentHead(Pipe):
                              + (f" {self.alternatives}" if self.alternatives else ''))
         for dp in pipe_chain(self):
             if dp is not self and hasattr(dp, 'bind_env'): dp.bind_env(observation_space, action_space, env_name)
+
+# %% ../../nbs/07_agents.core.ipynb #933353e1
+class LaneState(Pipe):
+    ("Base of an agent pipe that keeps state per env lane between actions (a recurrent policy's hidden state): "
+     "`initial(lanes)` is a new episode's `[lanes, *]` state; the pipe acts with `self.state` and assigns the next one "
+     "to it.")
+    training = True   # set by `AgentHead.train`: evaluation keeps its own state
+    train_state = eval_state = acted = None
+    def initial(self, lanes:int)->Tensor: raise NotImplementedError
+    @property
+    def state(self)->Tensor|None: return self.train_state if self.training else self.eval_state
+    @state.setter
+    def state(self, v:Tensor):
+        if self.training: self.train_state = v
+        else: self.eval_state = v
+    def begin(self, step:SimpleStep):
+        ("Before the chain acts on `step`: a new state for new lanes, the initial one for the lanes whose episode starts "
+         "(`step.step_n == 0`); `acted` is the state this action uses.")
+        s = self.state
+        if s is None or s.shape[0] != step.bs: s = self.initial(step.bs)
+        elif step.step_n is not None and bool((starts := step.step_n == 0).any()):   # step_n: on the host
+            s = torch.where(starts.to(s.device).view(-1, *[1] * (s.dim() - 1)), self.initial(step.bs).to(s.device), s)
+        self.state = self.acted = s
 
 # %% ../../nbs/07_agents.core.ipynb #7c1996d2
 class StepFieldSelector(Pipe):

@@ -165,7 +165,8 @@ class GymStepper(Pipe):
 
     def act(self, state:Tensor)->np.ndarray:
         if self.agent is None: return self.env.action_space.sample()
-        return self.agent.act(SimpleStep(state=state))
+        # step_n: 0 where a lane's episode starts, so an agent with per-lane state (`LaneState`) resets those lanes
+        return self.agent.act(SimpleStep(state=state, step_n=torch.from_numpy(self.step_n)))
 
     def __iter__(self):
         if self.obs is None or self.n is not None: self.reset_envs()
@@ -189,7 +190,8 @@ class GymStepper(Pipe):
                               reward=torch.from_numpy(rew),
                               total_reward=torch.from_numpy(ep_ret), env_id=self.env_id, proc_id=self.proc,
                               step_n=torch.from_numpy(self.step_n), episode_n=torch.from_numpy(self.episode_n),
-                              image=self.render() if self.include_images else None, n_steps=self.ones)
+                              image=self.render() if self.include_images else None, n_steps=self.ones,
+                              agent_state=acted() if (acted := getattr(self.agent, 'acted_state', None)) else None)
             if np.count_nonzero(done):
                 self.obs = self._check(obs)
                 state = torch.from_numpy(self.obs)
@@ -218,7 +220,8 @@ def env_step_counter(pipe):
 
 
 # %% ../../nbs/02_envs.gym.ipynb #cef73a87
-_FIRST = ('state', 'action', 'env_id', 'proc_id', 'step_n', 'episode_n', 'image', 'raw_action')   # merged: first step's
+_FIRST = ('state', 'action', 'env_id', 'proc_id', 'step_n', 'episode_n', 'image', 'raw_action',
+          'agent_state')   # merged: the first step's
 _LAST = ('next_state', 'terminated', 'truncated', 'total_reward')                                # merged: last step's
 
 def merge_window(w:SimpleStep, disc:Tensor)->SimpleStep:
