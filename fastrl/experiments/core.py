@@ -5,22 +5,21 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import hashlib, inspect, json, os, re, shlex, shutil, sys, time, warnings
+import hashlib, inspect, os, re, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
 import gymnasium as gym
 from fastcore.all import L
-from ..core import (Record, set_seed, ConfigError, RunAborted, atomic_write, remove_stale_temporaries,
-                         user_code_error)
+from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
-from ..pipes.ablations import aug_modules
 from .launch import import_user_modules
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
-from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, to_json
+from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of
 from .distributed import setup_distributed
+from .rundir import RunFolder
 from ..core import resolve_device
 from ..pipes.core import pipe_to_device
 from ..learner.device import compile_modules, learner_modules
@@ -69,7 +68,7 @@ def _caller_entry(depth:int=2)->str|None:
     fr = sys._getframe(depth)
     return f"{fr.f_globals.get('__name__')}:{fr.f_code.co_name}" if fr.f_code.co_name != '<module>' else None
 
-class Experiment:
+class Experiment(RunFolder):
     ("Output folder, `config.json`, seeding and process group of a run; `loggers` for the learner; `fit` runs the "
      "epochs.")
     def __init__(self,
@@ -150,148 +149,6 @@ class Experiment:
             compile_modules(learner_modules(learner) + list(self.models.values()),
                             mode=None if self.compile_mode == 'default' else self.compile_mode)
 
-    def _recorded_threads(self, threads:int)->int:
-        "The torch threads `config.json` records for the run being resumed (`threads` where it records none)."
-        try: return json.loads((self.output_dir/'config.json').read_text())['logger_kwargs']['threads']
-        except (OSError, ValueError, KeyError, TypeError): return threads
-
-    def _read_checkpoint(self)->dict:
-        "The checkpoint to resume from, or a `ConfigError` saying why there is none and what to do."
-        p = self.output_dir/'checkpoint.pt'
-        if not p.exists():
-            raise ConfigError(f"{self.output_dir} has no checkpoint.pt to resume from (the run ended or stopped "
-                              "before its first epoch was saved, or ran with checkpoint=False): "
-                              "start it again with --overwrite")
-        try: ck = load_checkpoint(p); ck['epoch']
-        except Exception as e:
-            prev = previous_path(p)
-            try:
-                kept = (f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: "
-                        f"`mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again")
-            except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
-            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; "
-                              f"truncated or not a checkpoint); {kept}") from None
-        check_settings(ck.get('settings'), self.settings, f"its checkpoint (epoch {ck['epoch']})")
-        self._check_progress(ck)
-        epochs = self.config.get('epochs')
-        if isinstance(epochs, int) and ck['epoch'] >= epochs:
-            raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): "
-                              "to train it longer, "
-                              f"`{resume_command(self.output_dir)} --epochs N` with N > {ck['epoch']}")
-        return ck
-
-    def _progress_upto(self, epoch:int)->str|None:
-        "The progress file's header and rows of epochs <= `epoch` (`None`: no file, or a row that is not one)."
-        p = self.output_dir/self.output_fname
-        try: lines = p.read_text().splitlines()
-        except (OSError, UnicodeDecodeError): return None
-        if not lines or 'Epoch' not in lines[0].split('\t'): return None
-        i = lines[0].split('\t').index('Epoch')
-        try: keep = [l for l in lines[1:] if float(l.split('\t')[i]) <= epoch]
-        except (ValueError, IndexError): return None
-        return '\n'.join([lines[0]] + keep) + '\n'
-
-    def _check_progress(self, ck:dict):
-        ("A `ConfigError` when the progress file's rows up to the checkpoint's epoch are not the ones that were written "
-         "(deleted, cut, edited): a resumed run would go on with rows missing or wrong.")
-        want = ck.get('progress_sha256')
-        if want is None: return   # a checkpoint of a fastrl that kept no digest
-        kept = self._progress_upto(ck['epoch'])
-        if kept is None or hashlib.sha256(kept.encode()).hexdigest() != want:
-            p = self.output_dir/self.output_fname
-            raise ConfigError(f"{p} {'is missing' if not p.exists() else 'is not what the run wrote'} up to epoch "
-                              f"{ck['epoch']} of its checkpoint (deleted, cut or edited since): resuming would lose "
-                              "or falsify those rows; restore the file, or start the run again with --overwrite")
-
-    def _agree(self, f):
-        "Run `f` on rank 0; every rank raises the `ConfigError` it raised (no rank is left alone in a collective)."
-        err = None
-        if self.is_main:
-            try: f()
-            except ConfigError as e: err = str(e)
-        if self.world_size > 1:
-            box = [err]; torch.distributed.broadcast_object_list(box, src=0); err = box[0]
-        if err is not None: raise ConfigError(err)
-
-    def _start(self):
-        ("Rank 0: create the folder, take its lock, clear a replaced run, write config.json. Nothing is written before"
-         " this.")
-        d = self.output_dir
-        try: d.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise ConfigError(f"cannot create the output folder {d} ({e.strerror}): choose another data_dir or "
-                              "output_dir") from None
-        try: self.lock = RunLock(d).acquire()
-        except OSError as e:
-            raise ConfigError(f"cannot write in {d} ({e.strerror}): choose another data_dir or output_dir") from None
-        try:
-            remove_stale_temporaries(d)   # of writes a killed run left behind
-            # again, under the lock
-            if not self.resume and not self.overwrite: refuse_existing_run(d, self.output_fname, locked=True)
-            if not self.resume:
-                for n in (self.output_fname, 'checkpoint.pt', previous_path('checkpoint.pt').name,
-                          'config.json'): (d/n).unlink(missing_ok=True)
-                for n in ('pyt_save', 'tb'): shutil.rmtree(d/n, ignore_errors=True)
-            if not self.resume or not (d/'config.json').exists(): self.save_config()
-            else: self._update_config(epochs=self.config.get('epochs'), **self._hardware())
-            if self.resume: self._truncate_progress(self.ckpt['epoch'] if self.ckpt else 0)
-        except BaseException: self._release(); raise
-        print(f"Logging data to {d/self.output_fname}"
-              + (f" (resuming after epoch {self.ckpt['epoch']})" if self.ckpt else ''), flush=True)
-
-    def _release(self):
-        if self.lock is not None: self.lock.release(); self.lock = None
-
-    def _update_config(self, **kv):
-        "Set `kv` in config.json (a resumed run trained for more epochs records its new total)."
-        p = self.output_dir/'config.json'
-        cfg = json.loads(p.read_text())
-        if all(cfg.get(k) == v for k,v in kv.items()): return
-        cfg.update(kv); self._write_json(cfg)
-
-    def _hardware(self)->dict:
-        ("`{'__fastrl__': ...}` with this processor added to `numerics.resumed_on` when a resumed run goes on on other "
-         "hardware than it started on (`report` notes it); `{}` otherwise.")
-        cfg = json.loads((self.output_dir/'config.json').read_text())
-        meta = cfg.get('__fastrl__') or {}
-        num = dict(meta.get('numerics') or {})
-        where = lambda n: n.get('processor') if n.get('device', 'cpu') == 'cpu' else f"{n.get('processor')}, {n['device']}"
-        here = where(numerics(self.threads, self.device))
-        if not num or here == where(num) or here in num.get('resumed_on', []): return {}
-        num['resumed_on'] = num.get('resumed_on', []) + [here]
-        return {'__fastrl__': dict(meta, numerics=num)}
-
-    def _write_json(self, cfg:dict):
-        atomic_write(self.output_dir/'config.json', json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
-
-    def save_config(self):
-        ("Write `config.json`: every argument (readable strings for what JSON cannot hold), `exp_name`, and how to "
-         "rebuild the rest.")
-        cfg = dict(self.config)
-        lk = cfg.get('logger_kwargs')
-        if isinstance(lk, dict):
-            cfg['logger_kwargs'] = {k:v for k,v in lk.items() if k not in ('resume', 'load_only', 'itr', 'overwrite')}
-            cfg['logger_kwargs']['threads'] = self.threads
-        refs = {}
-        out = to_json(cfg, refs=refs)
-        if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
-                             'imports': self._user_modules()}
-        self._write_json(out)
-
-    def _user_modules(self)->list:
-        ("The modules outside fastrl that defined the ablations the run's `aug` names (`aug_modules`): `test_policy` "
-         "and `resume` in a new process import them before the entry function. A script's own (`__main__`) is "
-         "noted: no other process can import it.")
-        try: fn = from_ref(self.entry) if self.entry else None
-        except Exception: fn = None
-        mods = aug_modules(getattr(fn, 'ablations', None) or {}, self.config.get('aug'))
-        if '__main__' in mods:
-            print(f"note: aug {self.config.get('aug')!r} names an ablation defined in this script or notebook "
-                  "(__main__): test_policy and resume in another process cannot import it; define it in a module "
-                  "to replay this run", file=sys.stderr)
-        return mods
-
     def elapsed(self)->float: return self.time_offset + time.time() - self.t0
 
     @property
@@ -316,11 +173,6 @@ class Experiment:
         if find_dps(pipe, EpochStats): return pipe
         return insert_dp(pipe, find_dp(pipe, EpocherCollector),
                          lambda p: EpochStats(p, self._test_records, clock=self.elapsed))
-
-    def _truncate_progress(self, epoch:int):
-        "Keep the header and the rows of epochs <= `epoch` (rows written after the last checkpoint are redone)."
-        p, kept = self.output_dir/self.output_fname, self._progress_upto(epoch)
-        if kept is not None: atomic_write(p, kept)
 
     def dataloaders(self, env_fn, agent=None, num_envs:int=1, max_ep_len:int|None=None, **kwargs)->L:
         "`env_dataloaders` seeded with `exp.seed` (`seed + 10000*rank`)."
@@ -419,16 +271,6 @@ class Experiment:
         "`e` (same type and `detail`) saying in which epoch the run stopped and what is kept."
         err = type(e)(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}"); err.detail = e.detail
         return err
-
-    def _kept(self)->str:
-        "What is on disk after a stopped run, and the command that goes on from it."
-        if self.last_epoch and self.checkpoint:
-            return (f"epoch {self.last_epoch} is the last saved in {self.output_dir}: "
-                    f"continue with `{resume_command(self.output_dir)}`")
-        if self.last_epoch:
-            return f"epoch {self.last_epoch} is the last logged in {self.output_dir} (no checkpoint: checkpoint=False)"
-        return f"no epoch was saved in {self.output_dir}: start again with --overwrite"
-
 
     def _load_model(self):
         p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
