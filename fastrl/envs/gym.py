@@ -325,9 +325,9 @@ class NStepper(Pipe):
 
     def __iter__(self): return self._windows()
 
-    def _windows(self, gamma:float|None=None):
-        ("The windows; with `gamma`, each merged as `merge_window` does (`FirstLastMerger` reads them so: full windows "
-         "in every lane skip building the window).")
+    def _windows(self, gamma:float|None=None, skippers:list=()):
+        ("The windows; with `gamma`, each merged as `merge_window` does, from the ring's rows (`FirstLastMerger` reads "
+         "them so: no window is built), then kept as each of `skippers` (`NSkipper`s) keeps them.")
         n, p = self.n, torch.arange(self.n)
         # ring positions of the last n steps, oldest first
         orders = [(pos - torch.arange(n-1, -1, -1)) % n for pos in range(n)]
@@ -347,7 +347,9 @@ class NStepper(Pipe):
             self.ep_len = np.where(done, 0, ep_len)
             fast = not done.any() and ep_len.min() >= n   # every lane completes one full window
             if fast and merge:
-                yield SimpleStep(**ring.merged(np_orders[pos], np_disc), n_steps=torch.full((len(ep_len),), n))
+                out = _skipped(SimpleStep(**ring.merged(np_orders[pos], np_disc), n_steps=torch.full((len(ep_len),), n)),
+                               skippers)
+                if out is not None: yield out
                 continue
             if fast:
                 w = ring.gather(orders[pos], lane_major=True)
@@ -362,7 +364,9 @@ class NStepper(Pipe):
             lanes, lens = np.concatenate(lanes), np.concatenate(lens)
             if len(lanes)==0 and not self.every_step: continue
             if merge:
-                yield SimpleStep(**ring.merged_rows(pos, lanes, lens, np_disc), n_steps=torch.from_numpy(lens))
+                out = _skipped(SimpleStep(**ring.merged_rows(pos, lanes, lens, np_disc), n_steps=torch.from_numpy(lens)),
+                               skippers)
+                if out is not None: yield out
                 continue
             lanes, lens = torch.from_numpy(lanes), torch.from_numpy(lens)
             ago = (lens[:,None] - 1 - p).clamp(min=0)       # how many steps before now position p was taken
@@ -381,22 +385,39 @@ class NSkipper(Pipe):
         if n < 1: raise ValueError(f"NSkipper needs n >= 1, got {n}.")
         self.source_datapipe,self.n,self.every_step = source_datapipe,n,every_step
 
+    def keep(self, step:SimpleStep)->SimpleStep|None:
+        "The rows of `step` (windows or steps) this skipper keeps, or `None` when it yields nothing for it."
+        if self.n == 1: return step
+        first = step.step_n[:,0] if step.step_n.ndim==2 else step.step_n
+        keep = (first % self.n)==0
+        if keep.all(): return step
+        return step[keep] if keep.any() or self.every_step else None
+
     def __iter__(self):
         for step in self.source_datapipe:
-            if not is_step(step) or self.n==1: yield step; continue
-            first = step.step_n[:,0] if step.step_n.ndim==2 else step.step_n
-            keep = (first % self.n)==0
-            if keep.all(): yield step
-            elif keep.any() or self.every_step: yield step[keep]
+            if not is_step(step): yield step; continue
+            if (out := self.keep(step)) is not None: yield out
+
+def _skipped(step:SimpleStep, skippers:list)->SimpleStep|None:
+    "`step` as the `NSkipper`s of `skippers` keep it, in chain order (`None`: one of them yields nothing)."
+    for sk in skippers:
+        step = sk.keep(step)
+        if step is None: return None
+    return step
 
 class FirstLastMerger(Pipe):
     "Merges each n-step window into one transition with the discounted reward sum (`merge_window`)."
     def __init__(self, source_datapipe, gamma:float=0.99): self.source_datapipe,self.gamma = source_datapipe,gamma
 
     def __iter__(self):
-        src = self.source_datapipe
+        # through `NSkipper`s to the `NStepper`: merged from its ring, the skippers' rule applied to the merged rows (the
+        # same transitions as merging their windows, faster: windows are never built); any other pipe between them
+        # gets windows and `merge_window` (the same numbers: tested)
+        src, skippers = self.source_datapipe, []
+        while isinstance(src, NSkipper) and type(src).__iter__ is NSkipper.__iter__:
+            skippers.insert(0, src); src = src.source_datapipe
         if isinstance(src, NStepper) and type(src).__iter__ is NStepper.__iter__:
-            yield from src._windows(self.gamma); return   # merged from the ring: full windows are never built
+            yield from src._windows(self.gamma, skippers); return
         disc = None
         for w in src:
             if not is_step(w) or w.reward.ndim==1: yield w; continue
