@@ -346,8 +346,7 @@ def resume_cmd(args:list):
                    help='no progress bars or epoch table (progress.txt is still written)')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot "
                                                "rebuild (a Python callable)")
-    p.add_argument('--device', default=None, help="go on on this device (auto, cpu, cuda, cuda:N) instead of the run's "
-                                                  "own: a run checkpointed on a GPU goes on on a CPU and back")
+    p.add_argument('--device', help="go on on this device (auto, cpu, cuda, cuda:N): a GPU's checkpoint on a CPU")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     resume = _delegate('fastrl.experiments.core', 'resume')
@@ -361,8 +360,7 @@ def resume_cmd(args:list):
     if (n or 1) > 1 and 'WORLD_SIZE' not in os.environ:
         return torchrun(n, 'fastrl.run', 'resume', a.fpath, *(['--epochs', str(a.epochs)] if a.epochs else []),
                         *(['--env', a.env] if a.env else []), *(['--quiet'] if a.quiet else []),
-                        *(['--device', a.device] if a.device else []),
-                        what=f'resume {a.fpath}')
+                        *(['--device', a.device] if a.device else []), what=f'resume {a.fpath}')
     try: return resume(a.fpath, **over)
     # not a run folder, env not rebuildable
     except (FileNotFoundError, ValueError) as e: raise CLIError(f'resume: {e}') from None
