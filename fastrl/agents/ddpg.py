@@ -17,7 +17,7 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import find_dps, apply_dp_augmentation_fns, pipe_to_device
 from ..envs.gym import GymStepper
-from ..memory.experience_replay import ExperienceReplay
+from ..memory.experience_replay import ExperienceReplay, learned_fields
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
                                  SoftTargetUpdater, get_target_model, check_nsteps, frozen, td_target, learner_head)
@@ -319,7 +319,7 @@ def DDPGLearner(
     pipe = EpocherCollector(pipe)
     pipe = EpisodeCollector(pipe)
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
-    pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts)
+    pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts, fields=learned_fields(nsteps))
     pipe = StepBatcher(pipe)
     pipe = CriticLossProcessor(pipe, critic, actor, t_critic=t_critic, t_actor=t_actor, gamma=gamma)
     pipe = LossCollector(pipe, title='critic-loss')

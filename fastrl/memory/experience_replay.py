@@ -12,13 +12,24 @@ from ..core import SimpleStep, is_step
 from ..envs.gym import env_step_counter
 
 # %% auto #0
-__all__ = ['ReplayStorage', 'ExperienceReplay']
+__all__ = ['LEARNED_FIELDS', 'learned_fields', 'ReplayStorage', 'ExperienceReplay']
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #00f9e94f
+# what an update learns from; the bookkeeping of a step (ids, counters, its episode's return, the frame) is not kept
+LEARNED_FIELDS = ('state', 'action', 'next_state', 'reward', 'terminated', 'n_steps', 'agent_state')
+_SMALL = {'n_steps': torch.uint8}   # stored narrow, sampled as the step had it (n-step lengths fit a byte)
+
+def learned_fields(nsteps:int=1)->tuple:
+    ("`LEARNED_FIELDS` for transitions of `nsteps` steps: with 1, `n_steps` is left out too (every row spans one "
+     "step, and `td_target` discounts by the number gamma, not a tensor power).")
+    return LEARNED_FIELDS if nsteps > 1 else tuple(f for f in LEARNED_FIELDS if f != 'n_steps')
+
 class ReplayStorage:
-    "Tensor ring buffer of step fields: `add` a batch, `sample` uniform rows."
-    def __init__(self, max_sz:int, device=None, skip_fields=('image',)):
-        self.max_sz,self.device,self.skip_fields = max_sz,torch.device(device or 'cpu'),skip_fields
+    ("Tensor ring buffer of step fields: `add` a batch, `sample` uniform rows. `fields`: the fields kept (`None`: "
+     "every tensor field but `image`).")
+    def __init__(self, max_sz:int, device=None, fields:tuple|None=LEARNED_FIELDS):
+        self.max_sz,self.device,self.fields = max_sz,torch.device(device or 'cpu'),fields
+        self.dtypes = {}   # field -> the dtype a sample gives back, where it is stored narrower
         self.buf,self.ptr,self.size = None,0,0
         self._views,self._views_of = None,None
 
@@ -34,8 +45,13 @@ class ReplayStorage:
         return self._views
 
     def _alloc(self, step:SimpleStep):
-        self.buf = {k:torch.zeros((self.max_sz,)+tuple(v.shape[1:]), dtype=v.dtype, device=self.device)
-                    for k,v in zip(step._fields, step) if isinstance(v, Tensor) and k not in self.skip_fields}
+        keep = lambda k: k != 'image' if self.fields is None else k in self.fields
+        fs = {k:v for k,v in zip(step._fields, step) if isinstance(v, Tensor) and keep(k)}
+        narrow = {k:_SMALL[k] for k,v in fs.items()
+                  if k in _SMALL and (not v.numel() or int(v.max()) <= torch.iinfo(_SMALL[k]).max)}
+        self.dtypes = {k:fs[k].dtype for k in narrow}
+        self.buf = {k:torch.zeros((self.max_sz,)+tuple(v.shape[1:]), dtype=narrow.get(k, v.dtype), device=self.device)
+                    for k,v in fs.items()}
 
     def add(self, step:SimpleStep):
         "Write the `B` rows of `step` (the oldest rows are overwritten once full)."
@@ -61,8 +77,10 @@ class ReplayStorage:
         views = self.views
         if views is not None:
             i = idx.numpy()
-            return SimpleStep(**{k:torch.from_numpy(b[i]) for k,b in views.items()})
-        return SimpleStep(**{k:b[idx] for k,b in self.buf.items()})
+            out = {k:torch.from_numpy(b[i]) for k,b in views.items()}
+        else: out = {k:b[idx] for k,b in self.buf.items()}
+        for k,dt in self.dtypes.items(): out[k] = out[k].to(dt)
+        return SimpleStep(**out)
 
     def __len__(self): return self.size
 
@@ -70,10 +88,12 @@ class ReplayStorage:
         self.device = torch.device(device)
         if self.buf is not None: self.buf = {k:b.to(self.device) for k,b in self.buf.items()}
 
-    def state_dict(self)->dict: return {'buf':self.buf, 'ptr':self.ptr, 'size':self.size}
+    def state_dict(self)->dict:
+        return {'buf':self.buf, 'ptr':self.ptr, 'size':self.size, 'dtypes':{k:str(d) for k,d in self.dtypes.items()}}
     def load_state_dict(self, sd:dict):
         self.buf = None if sd['buf'] is None else {k:v.to(self.device) for k,v in sd['buf'].items()}
         self.ptr,self.size = sd['ptr'],sd['size']
+        self.dtypes = {k:getattr(torch, d.split('.')[-1]) for k,d in (sd.get('dtypes') or {}).items()}
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(Pipe):
@@ -89,6 +109,7 @@ class ExperienceReplay(Pipe):
                  train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`)
                  gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
                  keep_ratio:bool=False, # `gradient_steps/train_freq` batches per env step whatever the lanes (carried)
+                 fields:tuple|None=LEARNED_FIELDS, # Step fields kept and sampled (`None`: all but `image`)
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
         if gradient_steps == 0 or gradient_steps < -1:
@@ -96,7 +117,7 @@ class ExperienceReplay(Pipe):
         self.source_datapipe,self.bs,self.learning_starts = source_datapipe,bs,learning_starts
         self.freeze_memory = freeze_memory
         self.train_freq,self.gradient_steps,self.since,self.last_env_steps = train_freq,gradient_steps,0,None
-        self.memory,self.keep_ratio,self.carry = ReplayStorage(max_sz, device),keep_ratio,0
+        self.memory,self.keep_ratio,self.carry = ReplayStorage(max_sz, device, fields),keep_ratio,0
 
     def __iter__(self):
         # the env stepper (or a learner's LearnerBase) upstream, if any

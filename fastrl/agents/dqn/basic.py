@@ -15,7 +15,7 @@ import gymnasium as gym
 from ...pipes.core import Pipe
 from ...core import SimpleStep, Record, is_step
 from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
-from ...memory.experience_replay import ExperienceReplay
+from ...memory.experience_replay import ExperienceReplay, learned_fields
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ...learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps,
                                  td_target, learner_head)
@@ -25,8 +25,7 @@ from ..policies import mlp
 from ...core import Loss
 
 # %% auto #0
-__all__ = ['REPLAY_SKIP', 'DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetCalc', 'QLossProcessor',
-           'DQNLearner']
+__all__ = ['DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetCalc', 'QLossProcessor', 'DQNLearner']
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
 class DQN(nn.Module):
@@ -208,8 +207,6 @@ class QLossProcessor(Pipe):
             yield o.step
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #8fda71bd
-REPLAY_SKIP = ('image', 'total_reward', 'env_id', 'proc_id', 'step_n', 'episode_n', 'raw_action', 'truncated')
-
 def DQNLearner(
         model:nn.Module, # Q-network (shared with the agent)
         dls, # Dataloaders: index 0 trains, index 1 (optional) validates
@@ -240,9 +237,7 @@ def DQNLearner(
     pipe = EpisodeCollector(pipe)
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
     pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts,
-                            train_freq=train_freq, gradient_steps=gradient_steps)
-    # store (and sample) only what the update reads
-    pipe.memory.skip_fields = REPLAY_SKIP + (('n_steps',) if nsteps == 1 else ())
+                            train_freq=train_freq, gradient_steps=gradient_steps, fields=learned_fields(nsteps))
     pipe = StepBatcher(pipe)
     pipe = TargetCalc(pipe, model, gamma=gamma)
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)
