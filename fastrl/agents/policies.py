@@ -18,14 +18,16 @@ from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
-__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'FlattenObs', 'obs_input',
-           'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
+__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'image_layout', 'NatureCNN',
+           'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Sequential:
     ("An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end; an "
-     "input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first.")
-    layers = [FlattenObs(sizes[0])] if isinstance(sizes[0], gym.Space) else []
+     "input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first, an image `Box` a "
+     "`NatureCNN`.")
+    first = sizes[0]
+    layers = [] if not isinstance(first, gym.Space) else [NatureCNN(first) if image_layout(first) else FlattenObs(first)]
     if layers: sizes = [layers[0].dim, *sizes[1:]]
     for j in range(len(sizes)-1):
         layers += [nn.Linear(sizes[j], sizes[j+1]), (activation if j < len(sizes)-2 else output_activation)()]
@@ -86,6 +88,48 @@ class MLPCritic(nn.Module):
     # CRITICAL: V is [B], not [B,1] (a [B,1]-[B] loss broadcasts to [B,B])
     def forward(self, obs): return self.v_net(obs).squeeze(-1)
 
+# %% ../../nbs/14_agents.policies.ipynb #fea77783
+def image_layout(space)->tuple|None:
+    ("`(channels, height, width, channel_last)` of an image `Box`: 2-D (one channel; `channel_last` None), or 3-D with "
+     "at most 4 channels first or last; `None` for any other space.")
+    if not isinstance(space, gym.spaces.Box): return None
+    s = tuple(space.shape)
+    if len(s) == 2 and min(s) > 4: return (1, s[0], s[1], None)
+    if len(s) != 3: return None
+    if s[0] <= 4 < min(s[1:]): return (s[0], s[1], s[2], False)
+    if s[-1] <= 4 < min(s[:2]): return (s[-1], s[0], s[1], True)
+    return None
+
+class NatureCNN(nn.Module):
+    ("The DQN paper's convolutional trunk for images of `space`: `[*B, *space.shape]` -> `[*B, features]`; `uint8` "
+     "pixels are scaled to [0, 1].")
+    def __init__(self, space:gym.spaces.Box, features:int=512):
+        super().__init__()
+        lay = image_layout(space)
+        if lay is None: raise TypeError(f"NatureCNN encodes image Box spaces, got {type(space).__name__}.")
+        c, h, w, self.channel_last = lay
+        self.space_shape, self.dim = tuple(space.shape), features
+        self.scale = 1 / 255 if space.dtype == np.uint8 else 1.
+        self.convs = nn.Sequential(nn.Conv2d(c, 32, 8, 4), nn.ReLU(), nn.Conv2d(32, 64, 4, 2), nn.ReLU(),
+                                   nn.Conv2d(64, 64, 3, 1), nn.ReLU(), nn.Flatten())
+        if min(h, w) < 36:
+            raise ConfigError(f"the Nature CNN needs images of at least 36x36 pixels, got {h}x{w} "
+                              f"(Box{tuple(space.shape)}): resize them (gymnasium.wrappers.ResizeObservation) or pass "
+                              "your own network")
+        with torch.no_grad(): n = self.convs(torch.zeros(1, c, h, w)).shape[1]
+        self.head = nn.Sequential(nn.Linear(n, features), nn.ReLU())
+    def forward(self, x:Tensor)->Tensor:
+        b = x.shape[:x.dim() - len(self.space_shape)]                   # leading batch dims
+        x = x.reshape(-1, *self.space_shape).float() * self.scale
+        x = x.unsqueeze(1) if self.channel_last is None else x.permute(0, 3, 1, 2) if self.channel_last else x
+        return self.head(self.convs(x)).reshape(*b, self.dim)
+    def extra_repr(self): return f"space_shape={self.space_shape}, dim={self.dim}"
+
+def in_features(x)->int:
+    "The width `mlp`'s first layer gives for input `x`: a size, or an encoded space's (`NatureCNN`, `FlattenObs`)."
+    if not isinstance(x, gym.Space): return int(x)
+    return NatureCNN(x).dim if image_layout(x) else FlattenObs(x).dim
+
 # %% ../../nbs/14_agents.policies.ipynb #7c11487b
 class FlattenObs(nn.Module):
     ("Observations of a `Discrete`/`MultiDiscrete` space [*B, *space.shape] -> one-hot floats [*B, dim], the layout of"
@@ -108,10 +152,10 @@ class FlattenObs(nn.Module):
 
 def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your own network')->int|gym.Space:
     ("The input `mlp` takes for observations of `space`: the size of a flat `Box`, or the `Discrete`/`MultiDiscrete` "
-     "space itself (one-hot encoded).")
+     "space itself (one-hot encoded), or an image `Box` itself (a `NatureCNN` encodes it).")
     if isinstance(space, gym.spaces.Box) and len(space.shape) == 1: return int(space.shape[0])
-    if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)): return space
-    raise ConfigError(f"{who} needs flat Box, Discrete or MultiDiscrete observations, got "
+    if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)) or image_layout(space): return space
+    raise ConfigError(f"{who} needs flat Box, Discrete, MultiDiscrete or image observations, got "
                       f"{type(space).__name__}{tuple(space.shape) if space.shape else ''}; "
                       f"{flatten_advice(space)}; or {alternative}.")
 

@@ -15,7 +15,7 @@ from ..agents.onpolicy import sync_params
 from .offpolicy import offpolicy_counts, scale_learner
 from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
-from ..agents.policies import FlattenObs
+from ..agents.policies import FlattenObs, image_layout
 from ..agents.dqn.target import TargetNetwork
 from ..agents.dqn.double import DoubleDQN
 from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_range
@@ -89,7 +89,13 @@ def dqn(env_fn,
         raise ConfigError("dqn needs Box, Discrete or MultiDiscrete observations, but the env has "
                           f"{_space_str(obs_space)}; {flatten_advice(obs_space)}.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
-    model = q_network(gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
+    # an image Box goes to the Q-network as the space itself: fastrl's networks put a NatureCNN first
+    image = image_layout(obs_space) is not None
+    if not image and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) > 1:
+        raise ConfigError(f"dqn takes flat Box or image observations (a 2-D image, or 3-D with at most 4 channels first "
+                          f"or last), but the env has {_space_str(obs_space)}: "
+                          "wrap the env in gymnasium.wrappers.FlattenObservation, or pass your own q_network")
+    model = q_network(obs_space if image else gym.spaces.flatdim(obs_space), int(act_space.n), **q_kwargs)
     batches, local = offpolicy_counts('dqn', steps_per_epoch, num_envs, learning_starts=learning_starts,
                                       replay_size=replay_size,
                                       explore=int(exploration_fraction * steps_per_epoch * epochs))

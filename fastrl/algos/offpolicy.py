@@ -27,6 +27,12 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, algo, name)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
+    if (isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) > 1
+            and getattr(actor_critic, '__module__', '').startswith('fastrl.')):
+        raise ConfigError(f"{algo}'s default actor_critic takes flat Box observations, and {name} has "
+                          f"{_space_str(obs_space)}: images reach dqn, vpg, ppo and trpo through a NatureCNN; for {algo}, "
+                          "pass an actor_critic that encodes them (e.g. with fastrl.agents.policies.NatureCNN), or "
+                          "wrap the env in gymnasium.wrappers.FlattenObservation")
     try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
     except ConfigError: raise
     # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself

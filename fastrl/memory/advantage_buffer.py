@@ -91,8 +91,10 @@ class AdvantageBuffer(Pipe):
                              f"env lanes; use e.g. steps_per_epoch={self.steps_per_epoch // N * N or N}.")
         self.T, self.N = self.steps_per_epoch // N, N
         z = lambda v, dt=None: torch.zeros((self.T,)+tuple(v.shape), dtype=dt or v.dtype, device=self.device)
-        self.buf = dict(obs=z(step.state, torch.float32), act=z(step.action), rew=z(step.reward, torch.float32),
-                        next_obs=z(step.next_state, torch.float32), terminated=z(step.terminated),
+        # images stay one byte per pixel (the network scales them); any other observation is kept as float32
+        o = torch.uint8 if step.state.dtype == torch.uint8 and step.state.dim() > 2 else torch.float32
+        self.buf = dict(obs=z(step.state, o), act=z(step.action), rew=z(step.reward, torch.float32),
+                        next_obs=z(step.next_state, o), terminated=z(step.terminated),
                         truncated=z(step.truncated))
 
     def add(self, step:SimpleStep):

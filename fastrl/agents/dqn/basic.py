@@ -21,7 +21,7 @@ from ...learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollecto
                                  td_target, learner_head)
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
-from ..policies import mlp
+from ..policies import mlp, in_features
 from ...core import Loss
 
 # %% auto #0
@@ -29,9 +29,10 @@ __all__ = ['DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetC
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
 class DQN(nn.Module):
-    "Q(s,·): [B,state_sz] -> [B,action_sz], one Q-value per discrete action."
+    ("Q(s,·): [B,state_sz] -> [B,action_sz], one Q-value per discrete action; an image `Box` as `state_sz` is "
+     "encoded by a `NatureCNN` first.")
     def __init__(self,
-                 state_sz:int, # Size of the (flat) observation
+                 state_sz:int|gym.spaces.Box, # Size of the (flat) observation, or an image space
                  action_sz:int, # Number of discrete actions
                  hidden_sizes:tuple=(256,256), # Units of the hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
@@ -40,7 +41,7 @@ class DQN(nn.Module):
         self.state_sz,self.action_sz,self.hidden_sizes = state_sz,action_sz,tuple(hidden_sizes)
         # every layer activated: the head follows
         self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn)
-        self.head = self.make_head(([state_sz, *hidden_sizes])[-1], action_sz)
+        self.head = self.make_head(hidden_sizes[-1] if hidden_sizes else in_features(state_sz), action_sz)
 
     def make_head(self, n_in:int, action_sz:int)->nn.Module: return nn.Linear(n_in, action_sz)
     def forward(self, s:Tensor)->Tensor: return self.head(self.layers(s))
