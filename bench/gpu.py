@@ -87,9 +87,9 @@ def speed_row(algo, variant, data:Path, rc, secs, err)->dict:
 def check_sync(dry:bool)->dict:
     "Each algorithm of `SYNC` trains an epoch on the device with sync debugging set to 'error' inside its updates."
     import importlib, torch
-    from fastrl.experiments.core import Experiment
+    from fastrl.experiments.core import around_fit
     from fastrl.learner.device import update_window
-    out, orig = {}, Experiment.fit
+    out = {}
     for name, (env, kw) in SYNC.items():
         algo = name.split('_')[0]
         fn = getattr(importlib.import_module(f'fastrl.algos.{algo}'), algo)
@@ -99,12 +99,11 @@ def check_sync(dry:bool)->dict:
             if not dry: torch.cuda.set_sync_debug_mode('error')
         def leave():
             if not dry: torch.cuda.set_sync_debug_mode(0)
-        def fit(self, learner, *a, **k):
-            with update_window(learner, enter, leave): return orig(self, learner, *a, **k)
-        Experiment.fit = fit
+        def debugged(learner, fit):
+            with update_window(learner, enter, leave): fit()
         t = time.time()
         try:
-            with tempfile.TemporaryDirectory() as d:
+            with tempfile.TemporaryDirectory() as d, around_fit(debugged):
                 fn(env, epochs=1, device='cpu' if dry else 'cuda', seed=0, **kw,
                    logger_kwargs=dict(output_dir=d, show=False, overwrite=True))
             out[name] = dict(ok=True, updates=seen['updates'], seconds=round(time.time() - t, 1))
@@ -113,7 +112,6 @@ def check_sync(dry:bool)->dict:
                   if 'fastrl' in f.filename][-4:]
             out[name] = dict(ok=False, updates=seen['updates'], error=f"{type(e).__name__}: {str(e)[:300]}", where=tb)
         finally:
-            Experiment.fit = orig
             if not dry: torch.cuda.set_sync_debug_mode(0)
         print(name, out[name], flush=True)
     return out
@@ -121,8 +119,8 @@ def check_sync(dry:bool)->dict:
 def check_parity(dry:bool, mode:str|None=None)->dict:
     ("Each algorithm's default networks, compiled (`mode`) against eager on one fixed random batch on the device: the "
      "largest relative error of the outputs the update uses and of their gradients.")
-    import copy, torch, gymnasium as gym
-    from fastrl.learner.device import compile_modules
+    import torch, gymnasium as gym
+    from fastrl.learner.device import compiled_vs_eager
     from fastrl.agents.sac import SACActorCritic
     from fastrl.agents.td3 import TD3ActorCritic
     from fastrl.agents.ddpg_entry import DDPGActorCritic
@@ -139,15 +137,9 @@ def check_parity(dry:bool, mode:str|None=None)->dict:
              'dqn': (lambda: DQN(17, 4), lambda m: [m(s)])}
     out = {}
     for name, (make, run) in calls.items():
-        torch.manual_seed(0)
-        m = make().to(dev); c = copy.deepcopy(m)
-        t = time.time(); compile_modules([c], mode=mode)
+        t = time.time()
         try:
-            ys, yc = run(m), run(c)
-            rel = lambda x, y: float((x - y).norm() / y.norm().clamp_min(1e-12))
-            err = max(rel(x, y) for x, y in zip(yc, ys))
-            sum(y.float().sum() for y in ys).backward(); sum(y.float().sum() for y in yc).backward()
-            gerr = max(rel(pc.grad, pm.grad) for pm, pc in zip(m.parameters(), c.parameters()) if pm.grad is not None)
+            err, gerr = compiled_vs_eager(lambda: make().to(dev), run, mode)
             out[name] = dict(out_rel_err=err, grad_rel_err=gerr, compile_and_first_call_s=round(time.time() - t, 1))
         except Exception as e: out[name] = dict(error=f"{type(e).__name__}: {str(e)[:300]}")
         print('parity', mode, name, out[name], flush=True)

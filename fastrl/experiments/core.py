@@ -5,7 +5,7 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import hashlib, inspect, os, re, sys, time, warnings
+import contextlib, hashlib, inspect, os, re, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -40,7 +40,7 @@ from .checkpoint import *
 from .guards import *
 
 # %% auto #0
-__all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume']
+__all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume', 'around_fit']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -346,3 +346,15 @@ def resume(output_dir, show:bool=True, **overrides):
     ("Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values "
      "that were not serialisable.")
     return call_from_config(output_dir, dict(resume=True) if show else dict(resume=True, show=False), **overrides)
+
+# %% ../../nbs/20_experiments.core.ipynb #dee2ded8
+@contextlib.contextmanager
+def around_fit(wrap):
+    ("Within the block, each `Experiment.fit(learner, ...)` runs as `wrap(learner, fit)`, where `fit()` trains as it "
+     "would have (e.g. `around_fit(lambda learner, fit: update_host_reads(learner, fit=fit))`).")
+    orig = Experiment.fit
+    def fit(self, learner, *a, **k):
+        wrap(learner, lambda: orig(self, learner, *a, **k)); return self
+    Experiment.fit = fit
+    try: yield
+    finally: Experiment.fit = orig

@@ -13,7 +13,8 @@ from ..pipes.core import Pipe, pipe_chain, insert_dp, remove_dp, all_dps
 from ..core import STEP_HOOKS, Record, PROBE
 
 # %% auto #0
-__all__ = ['COMPILED_METHODS', 'update_window', 'HostReads', 'update_host_reads', 'compile_modules', 'learner_modules']
+__all__ = ['COMPILED_METHODS', 'update_window', 'HostReads', 'update_host_reads', 'compile_modules', 'learner_modules',
+           'compiled_vs_eager']
 
 # %% ../../nbs/06b_learner.device.ipynb #baf787d0
 class _WindowOpen(Pipe):
@@ -133,3 +134,15 @@ def learner_modules(learner)->list:
             for o in (v if isinstance(v, (list, tuple)) else [v]):
                 if isinstance(o, nn.Module): out.setdefault(id(o), o)
     return list(out.values())
+
+# %% ../../nbs/06b_learner.device.ipynb #c2ef6299
+def compiled_vs_eager(make, run, mode:str|None=None)->tuple:
+    ("`(output error, gradient error)`: the largest relative error of `run(net)`'s outputs, and of the gradients of "
+     "their sum, with `net = make()` compiled (`compile_modules`, `mode`) against it eager, from the same seed.")
+    import copy
+    torch.manual_seed(0); m = make(); c = copy.deepcopy(m); compile_modules([c], mode=mode)
+    ys, yc = run(m), run(c)
+    rel = lambda x, y: float((x - y).norm() / y.norm().clamp_min(1e-12))
+    sum(y.float().sum() for y in ys).backward(); sum(y.float().sum() for y in yc).backward()
+    return (max(rel(x, y) for x, y in zip(yc, ys)),
+            max(rel(pc.grad, pm.grad) for pm, pc in zip(m.parameters(), c.parameters()) if pm.grad is not None))
