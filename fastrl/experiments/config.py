@@ -13,6 +13,7 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import ConfigError
 from ..envs.gym import GymTransformBlock
+from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
 from ..data.block import DataBlock
 
 # %% auto #0
@@ -63,14 +64,17 @@ class EnvFn:
     def __call__(self, render_mode:str|None=None)->gym.Env:
         if isinstance(self.env, (str, EnvSpec)):   # gym.make re-applies an EnvSpec's additional_wrappers
             kw = dict(self.kwargs, **({'render_mode':render_mode} if render_mode else {}))
-            e = gym.make(self.env, **kw)
+            # an ALE id: with the DQN literature's preprocessing (`envs.atari`), its keywords among `kwargs`
+            e = make_atari(self.env, **kw) if is_ale_id(self.env) else gym.make(self.env, **kw)
         else: e = self.env()
         if self.max_ep_len: e = gym.wrappers.TimeLimit(e, self.max_ep_len)
         return e
 
     def __repr__(self):
-        src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})"
-               if self.env_name is not None else _describe_callable(self.env))
+        if is_ale_id(self.env):   # what was applied, defaults included
+            src = f"fastrl.envs.atari.make_atari({self.env!r}{''.join(f', {k}={v!r}' for k,v in (ATARI_DEFAULTS | self.kwargs).items())})"
+        else: src = (f"gym.make({self.env_name!r}{''.join(f', {k}={v!r}' for k,v in self.kwargs.items())})"
+                     if self.env_name is not None else _describe_callable(self.env))
         if isinstance(self.env, EnvSpec):
             src += ''.join(f" > {w.name}({', '.join(f'{k}={v!r}' for k,v in (w.kwargs or {}).items())})"
                            for w in self.env.additional_wrappers)

@@ -106,6 +106,8 @@ def check_env_kwargs(name:str, keys)->None:
     if any(p.kind == p.VAR_KEYWORD for p in ps.values()): return
     takes = [n for n,p in ps.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != 'self']
     takes += ['max_episode_steps', 'disable_env_checker']   # gym.make's own
+    from fastrl.envs.atari import is_ale_id, ATARI_DEFAULTS
+    if is_ale_id(name): takes += list(ATARI_DEFAULTS)   # the preprocessing's parts
     bad = next((k for k in keys if k not in takes), None)
     if bad is not None: raise ValueError(f"{name} takes no keyword argument {bad!r}; it takes: {', '.join(takes)}")
 
@@ -113,7 +115,8 @@ def check_env_installed(name:str)->str:
     ("`name` if its env can be made here, else a `ValueError` naming what to install (gymnasium's own advice, e.g. the"
      " mujoco extra).")
     import gymnasium as gym
-    try: gym.make(name).close()
+    from fastrl.experiments.config import EnvFn
+    try: EnvFn(name)().close()   # an ALE id as it will be made: preprocessed
     except (gym.error.DependencyNotInstalled, ImportError) as e:
         raise ValueError(f"{name} needs a package that is not installed: {str(e).strip().splitlines()[0]}") from None
     return name
@@ -122,6 +125,8 @@ def check_env_name(name:str)->str:
     ("`name` if gymnasium knows that environment id (`module:EnvId`: after importing `module`, as `gym.make` does), "
      "else a `ValueError` naming the closest registered ids.")
     import difflib, gymnasium as gym
+    from fastrl.envs.atari import is_ale_id, register_ale
+    if is_ale_id(name): register_ale()   # gymnasium knows the ALE ids once ale_py is imported
     env_id = name
     if ':' in name:   # gymnasium's own form: importing the module registers its envs
         mod, _, env_id = name.partition(':')
