@@ -16,6 +16,7 @@ from .offpolicy import offpolicy_counts, scale_learner
 from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs, image_layout
+from ..envs.atari import clip_for
 from ..agents.dqn.target import TargetNetwork
 from ..agents.dqn.double import DoubleDQN
 from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_range
@@ -55,6 +56,7 @@ def dqn(env_fn,
         num_envs:int=1, # Env lanes per process, stepped as one vector env (fastrl; see `offpolicy_counts`)
         async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
+        clip_rewards:bool|None=None, # Learn from sign(reward), logged returns unclipped (`None`: on for ALE/ ids) (fastrl)
         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
         compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
         cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
@@ -112,7 +114,7 @@ def dqn(env_fn,
     # every_step: one dataloader item per vector step (empty while an n-step window fills), so an epoch of
     # `batches` items is `steps_per_epoch` env steps
     dls = exp.dataloaders(env_fn, agent, num_envs=num_envs, async_envs=async_envs, nsteps=nsteps, firstlast=nsteps > 1,
-                          gamma=gamma, every_step=True)
+                          gamma=gamma, every_step=True, clip_rewards=clip_for(env_fn, clip_rewards))
     augs = [TargetNetwork(target_update_interval, tau)]
     if double:
         augs.append(DoubleDQN())

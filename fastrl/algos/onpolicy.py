@@ -9,6 +9,7 @@ import numpy as np, torch
 from ..agents.onpolicy import dp_world
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
+from ..envs.atari import clip_for
 from ..experiments.guards import check_kwargs
 from ..agents.policies import ActorCriticAgent
 
@@ -40,7 +41,7 @@ def check_value_shape(ac, obs_space, algo:str):
                           + (": squeeze its last dimension (v(obs).squeeze(-1))" if tuple(v.shape) == (2, 1) else ''))
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int,
-                   algo:str, async_envs:bool=False)->tuple:
+                   algo:str, async_envs:bool=False, clip_rewards:bool|None=False)->tuple:
     ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
      "vector step per learner batch.")
     env_fn = as_env_fn(env_fn, max_ep_len)
@@ -53,5 +54,6 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     if local % num_envs:
         raise ConfigError(f"{algo}: steps_per_epoch per process ({local}) must be a multiple of num_envs={num_envs}.")
     # one vector step per item: the learner's AdvantageBuffer stores it at once (no epoch-long list of steps)
-    dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, async_envs=async_envs)
+    dls = exp.dataloaders(ClipBoxActions(env_fn), agent, num_envs=num_envs, async_envs=async_envs,
+                          clip_rewards=clip_for(env_fn, clip_rewards))
     return ac, agent, dls

@@ -39,6 +39,7 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         mb_size:int|None=None, # Minibatch size of policy and value steps (fastrl; `None`: whole epoch, as Spinning Up)
         num_test_episodes:int=0, # Deterministic test episodes after each epoch (fastrl; Spinning Up: none)
         aug=None, # Ablations by name (`ppo.ablations`; '+' joins several): a grid of them is a study (`--aug`)
+        clip_rewards:bool|None=None, # Learn from sign(reward), logged returns unclipped (`None`: on for ALE/ ids) (fastrl)
         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
         compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
         cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
@@ -47,7 +48,7 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
     exp = Experiment(locals(), **logger_kwargs)
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo',
-                                    async_envs)
+                                    async_envs, clip_rewards)
     learner = PPOLearner(ac, dls, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters, target_kl=target_kl,
                          mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,

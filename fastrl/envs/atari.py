@@ -15,6 +15,12 @@ def is_ale_id(name)->bool:
     "Whether `name` is an id of gymnasium's Arcade Learning Environment (`ALE/Pong-v5`)."
     return isinstance(name, str) and name.startswith('ALE/')
 
+def clip_for(env_fn, clip_rewards:bool|None)->bool:
+    ("Whether a run learns from clipped rewards: `clip_rewards` as given, or by default (`None`) for an `ALE/` id, as "
+     "the DQN literature does.")
+    if clip_rewards is not None: return bool(clip_rewards)
+    return is_ale_id(getattr(env_fn, 'env_name', env_fn))
+
 def register_ale():
     "Register the `ALE/` ids with gymnasium (importing `ale_py`); a `ConfigError` saying what to install without it."
     try: import ale_py, cv2   # the emulator; OpenCV for AtariPreprocessing's resize
@@ -35,4 +41,4 @@ def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int
     return gym.wrappers.FrameStackObservation(e, frame_stack) if frame_stack > 1 else e
 
 # %% auto #0
-__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'register_ale', 'make_atari']
+__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'register_ale', 'make_atari']

@@ -21,7 +21,7 @@ from .nstep import *   # n-step transitions: still importable from here
 from .nstep import NStepper, FirstLastMerger, NSkipper
 
 # %% auto #0
-__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'StepLister', 'GymTransformBlock']
+__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'StepLister', 'RewardClip', 'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
 # headless: pygame renders rgb_array frames off-screen
@@ -240,6 +240,13 @@ class StepLister(Pipe):
         if buf: yield buf
 
 
+# %% ../../nbs/02_envs.gym.ipynb #1e82dbf7
+class RewardClip(Pipe):
+    "Step batches with `reward` replaced by its sign (-1, 0, 1); `total_reward`, the episode's return so far, is kept."
+    def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
+    def __iter__(self):
+        for o in self.source_datapipe: yield o._replace(reward=torch.sign(o.reward)) if is_step(o) else o
+
 # %% ../../nbs/02_envs.gym.ipynb #473306df
 class GymTransformBlock:
     "Builds the env pipe for a list of env ids: vector env, agent, n-step windows, skipping, merging."
@@ -256,18 +263,20 @@ class GymTransformBlock:
                  gamma:float=0.99, # Discount used by `FirstLastMerger`
                  async_envs:bool=False, # Step the envs in subprocesses
                  every_step:bool=False, # One item per vector step: empty (bs=0) when no window ends or all are skipped
+                 clip_rewards:bool=False, # Learn from sign(reward) (Atari's DQN): the logged returns stay the env's
                 ):
         if nskips > nsteps:
             raise ValueError(f"nskips={nskips} > nsteps={nsteps} would drop the rewards of skipped steps; "
                              f"use nsteps >= nskips (e.g. nsteps={nskips}, firstlast=True).")
         self.agent,self.seed,self.nsteps,self.nskips,self.firstlast = agent,seed,nsteps,nskips,firstlast
         self.bs,self.n,self.num_envs,self.include_images,self.gamma = bs,n,num_envs,include_images,gamma
-        self.async_envs = async_envs
+        self.async_envs,self.clip_rewards = async_envs,clip_rewards
         self.every_step = every_step
 
     def __call__(self, source):
         pipe = source if isinstance(source, IterDataPipe) else ListSource(source)
         pipe = GymStepper(pipe, self.agent, self.seed, self.num_envs, self.include_images, self.n, self.async_envs)
+        if self.clip_rewards: pipe = RewardClip(pipe)   # before n-step sums: each step's reward is clipped
         if self.nsteps > 1: pipe = NStepper(pipe, self.nsteps, self.every_step)
         if self.nskips > 1: pipe = NSkipper(pipe, self.nskips, self.every_step)
         if self.firstlast and self.nsteps > 1: pipe = FirstLastMerger(pipe, self.gamma)
