@@ -661,6 +661,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                    'fastrl.data.block.TransformBlock.__call__': ( 'data.block.html#transformblock.__call__',
                                                                                   'fastrl/data/block.py')},
             'fastrl.envs.atari': { 'fastrl.envs.atari.clip_for': ('envs.atari.html#clip_for', 'fastrl/envs/atari.py'),
+                                   'fastrl.envs.atari.cut_note': ('envs.atari.html#cut_note', 'fastrl/envs/atari.py'),
                                    'fastrl.envs.atari.is_ale_id': ('envs.atari.html#is_ale_id', 'fastrl/envs/atari.py'),
                                    'fastrl.envs.atari.make_atari': ('envs.atari.html#make_atari', 'fastrl/envs/atari.py'),
                                    'fastrl.envs.atari.register_ale': ('envs.atari.html#register_ale', 'fastrl/envs/atari.py')},

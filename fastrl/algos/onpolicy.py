@@ -9,7 +9,8 @@ import numpy as np, torch
 from ..agents.onpolicy import dp_world
 from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
-from ..envs.atari import clip_for
+import sys
+from ..envs.atari import clip_for, cut_note
 from ..experiments.guards import check_kwargs
 from ..agents.policies import ActorCriticAgent
 
@@ -45,6 +46,7 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     ("`(ac, agent, dls)` of an on-policy entry function: the actor-critic for `env_fn`'s spaces, its agent, and one "
      "vector step per learner batch.")
     env_fn = as_env_fn(env_fn, max_ep_len)
+    if (note := cut_note(env_fn, max_ep_len)) and exp.is_main: print(note, file=sys.stderr)
     obs_space, act_space, _ = env_spaces(env_fn)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
     ac = actor_critic(obs_space, act_space, **ac_kwargs)

@@ -21,6 +21,17 @@ def clip_for(env_fn, clip_rewards:bool|None)->bool:
     if clip_rewards is not None: return bool(clip_rewards)
     return is_ale_id(getattr(env_fn, 'env_name', env_fn))
 
+def cut_note(env_fn, max_ep_len:int|None)->str|None:
+    ("A one-line note when `max_ep_len` (Spinning Up's on-policy default is 1000) cuts an `ALE/` env's episodes before "
+     "its own cap (`max_frames / frame_skip` agent steps): the logged returns of cut episodes are partial scores.")
+    name, kw = getattr(env_fn, 'env_name', env_fn), getattr(env_fn, 'kwargs', {}) or {}
+    if not is_ale_id(name) or max_ep_len is None: return None
+    d = ATARI_DEFAULTS | kw
+    cap = d['max_frames'] // d['frame_skip'] if d['preprocess'] else None
+    if cap is not None and max_ep_len >= cap: return None
+    return (f"note: max_ep_len={max_ep_len} cuts {name}'s episodes" + (f" before its own cap of {cap} agent steps"
+            if cap else '') + ": their logged returns are partial scores; pass --max_ep_len None to play whole games")
+
 def register_ale():
     "Register the `ALE/` ids with gymnasium (importing `ale_py`); a `ConfigError` saying what to install without it."
     try: import ale_py, cv2   # the emulator; OpenCV for AtariPreprocessing's resize
@@ -41,4 +52,4 @@ def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int
     return gym.wrappers.FrameStackObservation(e, frame_stack) if frame_stack > 1 else e
 
 # %% auto #0
-__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'register_ale', 'make_atari']
+__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'cut_note', 'register_ale', 'make_atari']
