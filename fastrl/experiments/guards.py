@@ -14,7 +14,7 @@ from torch import Tensor
 from ..core import Record, as_float, ConfigError, RunAborted
 from ..loggers.core import LoggerBase, EpocherCollector
 from types import SimpleNamespace
-from .sinks import EpochStats, NOT_COLUMNS, host_floats
+from .sinks import EpochStats, NOT_COLUMNS, host_floats, diag_value
 
 # %% auto #0
 __all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_command', 'refuse_existing_run',
@@ -176,23 +176,23 @@ class FiniteGuard(LoggerBase):
     reads = (EpocherCollector.title,)
     def __init__(self, models:dict|None=None, source_datapipe=None):
         super().__init__(source_datapipe); self.models = models or {}
-        self.flags = SimpleNamespace(ok={})   # name -> all finite so far this epoch (a device tensor): no state
+        # name -> its values this epoch, on their device (`diag_value`: copies on an accelerator): no state
+        self.flags = SimpleNamespace(seen={})
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.check_records(); return self.check_models()
         if r.name in self.skip: return
         v = r.value
         if isinstance(v, Tensor):
-            if v.is_floating_point():
-                ok = torch.isfinite(v.detach()).all(); prev = self.flags.ok.get(r.name)
-                self.flags.ok[r.name] = ok if prev is None else prev & ok
+            if v.is_floating_point(): self.flags.seen.setdefault(r.name, []).append(diag_value(v))   # no op per update
             return
         if _finite(v) is False:
             raise RunAborted(f"{r.name} is {v} (not finite): look for a too large learning rate, "
                              "or rewards or observations of extreme scale")
     def check_records(self):
-        "Read the epoch's flags (one transfer per device) and raise for the first record name that was not finite."
-        names, flags = list(self.flags.ok), list(self.flags.ok.values())
-        self.flags.ok = {}
+        "Check the epoch's values (one transfer per device) and raise for the first record name that was not finite."
+        names = list(self.flags.seen)
+        flags = [torch.isfinite(torch.cat([v.float().flatten() for v in vs])).all() for vs in self.flags.seen.values()]
+        self.flags.seen = {}
         for n, ok in zip(names, host_floats(flags)):
             if not ok:
                 raise RunAborted(f"{n} was not finite (NaN/Inf) in this epoch: look for a too large learning rate, "

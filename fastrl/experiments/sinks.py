@@ -135,7 +135,9 @@ def column_value(r:Record)->float|Tensor|None:
      "tensor left where it is (no host sync per update); `host_floats` reads an epoch's worth at once.")
     if r.name in NOT_COLUMNS: return None
     v = r.value
-    if isinstance(v, Tensor): return v.detach().float().mean() if v.numel() else math.nan
+    if isinstance(v, Tensor):
+        if v.dim() == 0 and v.dtype == torch.float32: return v.detach()   # already its own mean: no op per update
+        return v.detach().float().mean() if v.numel() else math.nan
     return float(v) if isinstance(v, (bool, int, float, np.number)) else None
 
 def host_floats(vs:list)->list:
@@ -148,9 +150,10 @@ def host_floats(vs:list)->list:
     return out
 
 def diag_value(v):
-    ("A diagnostic's value as kept until the epoch's end: a tensor copied to a flat float64 one on its device (the "
-     "record's own memory is not held: a captured graph may reuse it), anything else as it is.")
-    return v.detach().to(torch.float64, copy=True).flatten() if isinstance(v, Tensor) else v
+    ("A diagnostic's value as kept until the epoch's end: on an accelerator a tensor is copied (to a flat float64 one: "
+     "a captured graph may reuse the record's memory); on the CPU, and anything else, it is kept as it is.")
+    if isinstance(v, Tensor) and v.device.type != 'cpu': return v.detach().to(torch.float64, copy=True).flatten()
+    return v.detach() if isinstance(v, Tensor) else v
 
 class Spread(NamedTuple):
     ("Count, sum, sum of squares, min and max of a diagnostic's values (`DIAGNOSTICS`): its Average/Std/Max/Min "
