@@ -41,7 +41,7 @@ def replay_schedule(train_freq:int=1, gradient_steps:int=1):
     "Augmentation: rebuild the chain's `ExperienceReplay` with this update schedule (same size, batch and start)."
     return ReplaceDp(ExperienceReplay, lambda er: ExperienceReplay(er.source_datapipe, bs=er.bs,
                      max_sz=er.memory.max_sz, learning_starts=er.learning_starts, device=er.memory.device,
-                     train_freq=train_freq, gradient_steps=gradient_steps))
+                     train_freq=train_freq, gradient_steps=gradient_steps, fields=er.memory.fields, storage=er.storage))
 
 SPINUP_LOSS_TITLES = {'critic-loss': 'LossQ', 'actor-loss': 'LossPi'}   # the spine's loss titles -> Spinning Up's keys
 

@@ -12,7 +12,7 @@ from ..core import SimpleStep, is_step
 from ..envs.gym import env_step_counter
 
 # %% auto #0
-__all__ = ['LEARNED_FIELDS', 'learned_fields', 'ReplayStorage', 'ExperienceReplay']
+__all__ = ['LEARNED_FIELDS', 'learned_fields', 'ring_write', 'ReplayStorage', 'ExperienceReplay']
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #00f9e94f
 # what an update learns from; the bookkeeping of a step (ids, counters, its episode's return, the frame) is not kept
@@ -24,13 +24,30 @@ def learned_fields(nsteps:int=1)->tuple:
      "step, and `td_target` discounts by the number gamma, not a tensor power).")
     return LEARNED_FIELDS if nsteps > 1 else tuple(f for f in LEARNED_FIELDS if f != 'n_steps')
 
+def _np_views(buf:dict)->dict|None:
+    try: return {k:b.numpy() for k,b in buf.items()}
+    except TypeError: return None   # a dtype numpy lacks (bfloat16): torch indexing throughout
+
+def ring_write(buf:dict, views:dict|None, rows:dict, p:int):
+    ("Write the `B` rows of each `rows[k]` into ring `buf[k]` from position `p`, wrapping at the end: one slice copy "
+     "per field (two where it wraps), through the numpy `views` of `buf` where there are.")
+    n = next(iter(buf.values())).shape[0]
+    for k,b in buf.items():
+        v = rows[k]
+        # same memory, cheaper copies (force: from any device)
+        if views is not None: b, v = views[k], v.numpy(force=True)
+        elif v.device != b.device: v = v.to(b.device, non_blocking=True)
+        B = v.shape[0]; end = p + B
+        if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
+        else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
+
 class ReplayStorage:
     ("Tensor ring buffer of step fields: `add` a batch, `sample` uniform rows. `fields`: the fields kept (`None`: "
      "every tensor field but `image`).")
     def __init__(self, max_sz:int, device=None, fields:tuple|None=LEARNED_FIELDS):
         self.max_sz,self.device,self.fields = max_sz,torch.device(device or 'cpu'),fields
         self.dtypes = {}   # field -> the dtype a sample gives back, where it is stored narrower
-        self.buf,self.ptr,self.size = None,0,0
+        self.buf,self.ptr,self.size,self.added = None,0,0,0   # added: rows ever written (the ring's clock)
         self._views,self._views_of = None,None
 
     @property
@@ -39,14 +56,15 @@ class ReplayStorage:
          "moving).")
         if self._views_of is not self.buf:
             self._views_of, self._views = self.buf, None
-            if self.buf is not None and self.device.type == 'cpu':
-                try: self._views = {k:b.numpy() for k,b in self.buf.items()}
-                except TypeError: pass   # a dtype numpy lacks (bfloat16): torch indexing throughout
+            if self.buf is not None and self.device.type == 'cpu': self._views = _np_views(self.buf)
         return self._views
 
-    def _alloc(self, step:SimpleStep):
+    def row_fields(self, step:SimpleStep)->dict:
+        "The tensors of `step` this storage keeps, by field."
         keep = lambda k: k != 'image' if self.fields is None else k in self.fields
-        fs = {k:v for k,v in zip(step._fields, step) if isinstance(v, Tensor) and keep(k)}
+        return {k:v for k,v in zip(step._fields, step) if isinstance(v, Tensor) and keep(k)}
+
+    def _alloc(self, fs:dict):
         narrow = {k:_SMALL[k] for k,v in fs.items()
                   if k in _SMALL and (not v.numel() or int(v.max()) <= torch.iinfo(_SMALL[k]).max)}
         self.dtypes = {k:fs[k].dtype for k in narrow}
@@ -55,30 +73,31 @@ class ReplayStorage:
 
     def add(self, step:SimpleStep):
         "Write the `B` rows of `step` (the oldest rows are overwritten once full)."
-        if self.buf is None: self._alloc(step)
-        B = step.bs
-        if B > self.max_sz: step, B = step[slice(B-self.max_sz, None)], self.max_sz
-        p, end, n = self.ptr, self.ptr + B, self.max_sz
-        views = self.views
-        for k,b in self.buf.items():
-            v = getattr(step, k)
-            if v is None: raise ValueError(f"ReplayStorage: step batch has no '{k}' field, which earlier batches had.")
-            # same memory, cheaper copies (force: from any device)
-            if views is not None: b, v = views[k], v.numpy(force=True)
-            elif v.device != b.device: v = v.to(b.device, non_blocking=True)
-            if end <= n: b[p:end] = v   # the rows are contiguous: one slice copy, no index tensor
-            else: b[p:], b[:end-n] = v[:n-p], v[n-p:]   # the batch wraps around the end of the ring
-        self.ptr = end % n
-        self.size = min(self.size + B, self.max_sz)
+        self.write(self.row_fields(step))
 
-    def sample(self, bs:int, generator=None)->SimpleStep:
-        "`bs` rows drawn uniformly, with replacement, from the filled part."
-        idx = torch.randint(self.size, (bs,), device=self.device, generator=generator)
+    def write(self, fs:dict):
+        "Write rows given as `{field: [B, ...] tensor}`."
+        if self.buf is None: self._alloc(fs)
+        missing = [k for k in self.buf if k not in fs]
+        if missing: raise ValueError(f"ReplayStorage: step batch has no '{missing[0]}' field, which earlier batches had.")
+        B = next(iter(fs.values())).shape[0]
+        if B > self.max_sz: fs, B, self.added = {k:v[B-self.max_sz:] for k,v in fs.items()}, self.max_sz, self.added + B - self.max_sz
+        ring_write(self.buf, self.views, fs, self.ptr)
+        self.ptr = (self.ptr + B) % self.max_sz
+        self.size = min(self.size + B, self.max_sz)
+        self.added += B
+
+    def rows(self, idx:Tensor)->dict:
+        "The stored fields of rows `idx`, by field."
         views = self.views
         if views is not None:
             i = idx.numpy()
-            out = {k:torch.from_numpy(b[i]) for k,b in views.items()}
-        else: out = {k:b[idx] for k,b in self.buf.items()}
+            return {k:torch.from_numpy(b[i]) for k,b in views.items()}
+        return {k:b[idx] for k,b in self.buf.items()}
+
+    def sample(self, bs:int, generator=None)->SimpleStep:
+        "`bs` rows drawn uniformly, with replacement, from the filled part."
+        out = self.rows(torch.randint(self.size, (bs,), device=self.device, generator=generator))
         for k,dt in self.dtypes.items(): out[k] = out[k].to(dt)
         return SimpleStep(**out)
 
@@ -88,12 +107,35 @@ class ReplayStorage:
         self.device = torch.device(device)
         if self.buf is not None: self.buf = {k:b.to(self.device) for k,b in self.buf.items()}
 
+    def rings(self)->dict:
+        ("The storage's rings for a checkpoint: `{name: (buffers by field, items written ever, capacity)}`; the "
+         "items written since a count `c` sit at positions `c % capacity` onwards.")
+        return {'rows': (self.buf, self.added, self.max_sz)} if self.buf is not None else {}
+
+    def meta(self)->dict:
+        "The storage's small state (the rings aside), weights-only loadable."
+        return {'ptr':self.ptr, 'size':self.size, 'added':self.added, 'max_sz':self.max_sz,
+                'dtypes':{k:str(d) for k,d in self.dtypes.items()},
+                'shapes':{k:(tuple(b.shape[1:]), str(b.dtype)) for k,b in (self.buf or {}).items()}}
+
+    def load_meta(self, m:dict):
+        ("Take `meta()`'s state back and allocate empty rings of its shapes, for the rings' contents to be written "
+         "into; a `ValueError` when the capacity differs.")
+        if m['max_sz'] != self.max_sz:
+            raise ValueError(f"The checkpoint's replay holds {m['max_sz']} transitions, this one {self.max_sz}.")
+        dt = lambda d: getattr(torch, d.split('.')[-1])
+        self.buf = {k:torch.zeros((self.max_sz,)+tuple(s), dtype=dt(d), device=self.device)
+                    for k,(s,d) in m['shapes'].items()} or None
+        self.ptr,self.size,self.dtypes = m['ptr'],m['size'],{k:dt(d) for k,d in m['dtypes'].items()}
+        # checkpoints from before `added`: any count at `ptr` that covers the filled rows
+        self.added = m.get('added', self.size if self.size < self.max_sz else self.max_sz + self.ptr)
+
     def state_dict(self)->dict:
-        return {'buf':self.buf, 'ptr':self.ptr, 'size':self.size, 'dtypes':{k:str(d) for k,d in self.dtypes.items()}}
+        return {'meta':self.meta(), 'rings':{k:b for k,(b,_,_) in self.rings().items()}}
     def load_state_dict(self, sd:dict):
-        self.buf = None if sd['buf'] is None else {k:v.to(self.device) for k,v in sd['buf'].items()}
-        self.ptr,self.size = sd['ptr'],sd['size']
-        self.dtypes = {k:getattr(torch, d.split('.')[-1]) for k,d in (sd.get('dtypes') or {}).items()}
+        self.load_meta(sd['meta'])
+        for name,(buf,_,_) in self.rings().items():
+            for k,b in buf.items(): b.copy_(sd['rings'][name][k])
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(Pipe):
@@ -110,6 +152,7 @@ class ExperienceReplay(Pipe):
                  gradient_steps:int=1, # Batches yielded then; -1: one per env step since the last update
                  keep_ratio:bool=False, # `gradient_steps/train_freq` batches per env step whatever the lanes (carried)
                  fields:tuple|None=LEARNED_FIELDS, # Step fields kept and sampled (`None`: all but `image`)
+                 storage=None, # `storage(max_sz, device, fields)` makes the storage (`None`: `ReplayStorage`; images: `FrameStorage`)
                 ):
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
         if gradient_steps == 0 or gradient_steps < -1:
@@ -117,7 +160,8 @@ class ExperienceReplay(Pipe):
         self.source_datapipe,self.bs,self.learning_starts = source_datapipe,bs,learning_starts
         self.freeze_memory = freeze_memory
         self.train_freq,self.gradient_steps,self.since,self.last_env_steps = train_freq,gradient_steps,0,None
-        self.memory,self.keep_ratio,self.carry = ReplayStorage(max_sz, device, fields),keep_ratio,0
+        self.memory,self.keep_ratio,self.carry = (storage or ReplayStorage)(max_sz, device, fields),keep_ratio,0
+        self.storage = storage
 
     def __iter__(self):
         # the env stepper (or a learner's LearnerBase) upstream, if any

@@ -228,6 +228,7 @@ def DQNLearner(
         dp_augmentation_fns:list|None=None, # Augmentations of the learner chain (target network, double, C51)
         debug:bool=False, # Print device moves
         rolling_length:int=100, # Episodes in the rolling reward
+        storage=None, # The replay's storage (`None`: `ReplayStorage`; `frame_storage(obs_space)` for images)
     )->LearnerHead:
     "DQN: Q(s,a) regressed on the one-step (or n-step) Q-learning target over replayed transitions."
     if batches is None: raise ValueError("DQNLearner needs batches=N: the number of batches in an epoch.")
@@ -238,7 +239,8 @@ def DQNLearner(
     pipe = EpisodeCollector(pipe)
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
     pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts,
-                            train_freq=train_freq, gradient_steps=gradient_steps, fields=learned_fields(nsteps))
+                            train_freq=train_freq, gradient_steps=gradient_steps, fields=learned_fields(nsteps),
+                            storage=storage)
     pipe = StepBatcher(pipe)
     pipe = TargetCalc(pipe, model, gamma=gamma)
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)
