@@ -35,6 +35,7 @@ class SimpleStep(NamedTuple):
     raw_action:Optional[Tensor]=None   # [B,*act_shape] action before exploration / clipping
     n_steps:Optional[Tensor]=None      # [B] long, env steps this transition spans
     agent_state:Optional[Tensor]=None  # [B,*] the per-lane state the agent acted with (a recurrent hidden state)
+    life_lost:Optional[Tensor]=None    # [B] bool, a life was lost: `terminated` for learning, the episode goes on (Atari)
 
     @property
     def bs(self)->int:

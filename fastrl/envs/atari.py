@@ -9,7 +9,7 @@ from ..core import ConfigError
 
 # the preprocessing of the DQN literature, each part a keyword of an `ALE/` env
 ATARI_DEFAULTS = dict(preprocess=True, noop_max=30, frame_skip=4, screen_size=84, grayscale=True, frame_stack=4,
-                      max_frames=108_000)
+                      max_frames=108_000, episodic_life=True)
 
 def is_ale_id(name)->bool:
     "Whether `name` is an id of gymnasium's Arcade Learning Environment (`ALE/Pong-v5`)."
@@ -40,8 +40,22 @@ def register_ale():
                           "pip install 'fastrl[atari]'") from None
     gym.register_envs(ale_py)
 
+class LifeLoss(gym.Wrapper):
+    ("Adds `info['life_lost']`: this step cost a life and the game goes on. The env's own flags are left alone, so "
+     "test episodes play whole games; `GymStepper` makes it a terminal of the training transitions only.")
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw); self.lives = info.get('lives', 0)
+        info['life_lost'] = False   # a vector env's reset step reports it too: every step batch has the field
+        return obs, info
+    def step(self, action):
+        obs, rew, term, trunc, info = self.env.step(action)
+        lives = info.get('lives', self.lives)
+        info['life_lost'] = bool(lives < self.lives and not (term or trunc)); self.lives = lives
+        return obs, rew, term, trunc, info
+
 def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int=4, screen_size:int=84,
-               grayscale:bool=True, frame_stack:int=4, max_frames:int=108_000, **make_kwargs)->gym.Env:
+               grayscale:bool=True, frame_stack:int=4, max_frames:int=108_000, episodic_life:bool=True,
+               **make_kwargs)->gym.Env:
     ("`gym.make(env_id)` of an `ALE/` id with the DQN literature's preprocessing (see above); `preprocess=False`: "
      "the env as ALE makes it.")
     register_ale()
@@ -49,7 +63,8 @@ def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int
     e = gym.make(env_id, frameskip=1, max_episode_steps=max_frames, **make_kwargs)   # frames: the skip is below
     e = gym.wrappers.AtariPreprocessing(e, noop_max=noop_max, frame_skip=frame_skip, screen_size=screen_size,
                                         grayscale_obs=grayscale, scale_obs=False, terminal_on_life_loss=False)
+    if episodic_life: e = LifeLoss(e)   # over the frame skip: a life lost on any skipped frame counts
     return gym.wrappers.FrameStackObservation(e, frame_stack) if frame_stack > 1 else e
 
 # %% auto #0
-__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'cut_note', 'register_ale', 'make_atari']
+__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'cut_note', 'register_ale', 'LifeLoss', 'make_atari']

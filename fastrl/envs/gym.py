@@ -79,6 +79,12 @@ def _as_tensor(a)->Tensor:
     a = np.array(a)
     return torch.from_numpy(a.astype(np.float32) if a.dtype == np.float64 else a)
 
+def _life_lost(info:dict, done:np.ndarray)->np.ndarray|None:
+    ("Lanes whose env reported `info['life_lost']` (Atari's episodic life) on an episode that goes on; `None` when no "
+     "env reports it.")
+    if 'life_lost' not in info: return None
+    return np.asarray(info['life_lost'], dtype=bool) & np.asarray(info.get('_life_lost', True), dtype=bool) & ~done
+
 class GymStepper(Pipe):
     ("Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` "
      "counts the transitions stepped (all lanes).")
@@ -179,6 +185,7 @@ class GymStepper(Pipe):
             self.env_steps += self.num_envs
             obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc
+            lost = _life_lost(info, done)
             next_obs = obs
             if 'final_obs' in info:  # CRITICAL: a finished lane's next_state is its final obs, not the reset obs
                 next_obs = obs.copy()
@@ -187,7 +194,8 @@ class GymStepper(Pipe):
             rew = self._check(rew.astype(np.float32), 'reward')
             ep_ret = self.ep_ret + rew
             step = SimpleStep(state=state, action=_as_tensor(action), next_state=torch.from_numpy(next_obs),
-                              terminated=torch.from_numpy(term), truncated=torch.from_numpy(trunc),
+                              terminated=torch.from_numpy(term if lost is None else term | lost),
+                              truncated=torch.from_numpy(trunc), life_lost=None if lost is None else torch.from_numpy(lost),
                               reward=torch.from_numpy(rew),
                               total_reward=torch.from_numpy(ep_ret), env_id=self.env_id, proc_id=self.proc,
                               step_n=torch.from_numpy(self.step_n), episode_n=torch.from_numpy(self.episode_n),

@@ -18,6 +18,7 @@ from ..core import Record, SimpleStep, ConfigError, atomic_write
 from ..pipes.core import all_dps, find_dps
 from ..envs.gym import GymStepper
 from ..memory.experience_replay import ReplayStorage
+from .replay_files import active_files
 from ..loggers.core import LoggerBase
 from .config import as_env_fn, space_state
 
@@ -255,16 +256,31 @@ def with_norm_stats(env_fn, stats:list|None):
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #87f1a663
 def _storage_state(o:ReplayStorage)->dict:
-    buf = None if o.buf is None else {k:b[:o.size].clone() for k,b in o.buf.items()}
-    return {'buf': buf, 'ptr': o.ptr, 'size': o.size, 'max_sz': o.max_sz}
+    ("A replay's state: its small state, and its rings' rows as chunk files while `replay_files` is active (a run's "
+     "checkpoint), else as copies of the filled rows.")
+    rf = active_files()
+    if rf is not None: return {'meta': o.meta(), 'chunks': rf.save(o)}
+    return {'meta': o.meta(), 'rings': {r:{k:b[:min(n, cap)].clone() for k,b in buf.items()}
+                                        for r,(buf,n,cap) in o.rings().items()}}
 
 def _load_storage_state(o:ReplayStorage, sd:dict):
+    if 'meta' in sd:
+        o.load_meta(sd['meta'])
+        if 'rings' in sd:
+            for r,(buf,_,_) in o.rings().items():
+                for k,b in buf.items(): b[:len(sd['rings'][r][k])] = sd['rings'][r][k].to(o.device)
+        elif active_files() is None:
+            raise ValueError("This checkpoint keeps its replay in files beside it: load it within replay_files(run_dir).")
+        else: active_files().load(o, sd['chunks'])
+        return
+    # checkpoints written before the replay kept its rings apart
     if sd['buf'] is None: o.buf, o.ptr, o.size = None, sd['ptr'], sd['size']; return
     if sd['max_sz'] != o.max_sz:
         raise ValueError(f"The checkpoint's replay holds {sd['max_sz']} transitions, this one {o.max_sz}.")
     o.buf = {k:torch.zeros((o.max_sz,)+tuple(v.shape[1:]), dtype=v.dtype, device=o.device) for k,v in sd['buf'].items()}
     for k,v in sd['buf'].items(): o.buf[k][:len(v)] = v.to(o.device)
     o.ptr, o.size = sd['ptr'], sd['size']
+    o.added = o.size if o.size < o.max_sz else o.max_sz + o.ptr
 
 def _is_holder(v)->bool:
     "A plain fastrl object holding state (not a pipe, module or callable)."

@@ -29,6 +29,7 @@ from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoard
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
                                            with_norm_stats)
+from .replay_files import replay_files
 from .settings import apply_numerics, numerics
 from .guards import (FiniteGuard, RunLock, _TEST_TITLES, check_args, check_output_dir,
                                        refuse_existing_run, resume_command)
@@ -211,8 +212,9 @@ class Experiment(RunFolder):
         return {'graph': graph_state(self.learner), 'rng': rng_state()}
 
     def save_checkpoint(self, epoch:int):
-        "Write `checkpoint.pt`: the learner graph's state, RNG states, counters (every rank's, gathered to rank 0)."
-        st = self._rank_state()
+        ("Write `checkpoint.pt`: the learner graph's state, RNG states, counters (every rank's, gathered to rank 0); "
+         "each rank's replay goes to chunk files of the rows added since the last save (`replay_files`).")
+        with replay_files(self.output_dir, self.rank) as rf: st = self._rank_state()
         if self.world_size > 1:
             sts = [None]*self.world_size if self.is_main else None
             torch.distributed.gather_object(st, sts, dst=0)
@@ -226,6 +228,7 @@ class Experiment(RunFolder):
                             self.output_dir/'checkpoint.pt', keep_previous=True)
         # no rank reads an older checkpoint (e.g. resuming right after) while rank 0 writes
         if self.world_size > 1: torch.distributed.barrier()
+        rf.commit()   # checkpoint.pt lists the new chunks: the ones neither it nor the previous one lists go
 
     def fit(self, learner, epochs:int, models:dict|None=None, agent=None, save_freq:int=1, num_test_episodes:int=10,
             test_env_fn=None, max_ep_len:int|None=None):
@@ -249,7 +252,7 @@ class Experiment(RunFolder):
                 raise ConfigError(f"The checkpoint was written by {self.ckpt['world_size']} processes; resume with "
                                   "the same --cpu.")
             st = self.ckpt['ranks'][self.rank]
-            load_graph_state(learner, st['graph'])
+            with replay_files(self.output_dir, self.rank): load_graph_state(learner, st['graph'])
             set_rng_state(st['rng'])
             done = self.ckpt['epoch']
         self._place(learner)   # after loading: a checkpoint of any device goes on on this run's

@@ -64,8 +64,10 @@ def iter_steps(o):
             if is_step(s): yield s
 
 def _ended_rows(step:SimpleStep):
-    "Indices of the rows of `step` whose episode ended (on the CPU, numpy counts them first: most steps end nothing)."
+    ("Indices of the rows of `step` whose episode ended (on the CPU, numpy counts them first: most steps end nothing); "
+     "a lost life (`life_lost`) is a terminal for learning only, not an episode's end.")
     t, u = step.terminated, step.truncated
+    if step.life_lost is not None: t = t & ~step.life_lost
     if not t.is_cpu or t.ndim != 1: return (step.done if u is not None else t.bool()).nonzero().flatten()
     t, u = t.numpy(), (None if u is None else u.numpy())
     if not (np.count_nonzero(t) or (u is not None and np.count_nonzero(u))): return ()
