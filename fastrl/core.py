@@ -15,7 +15,8 @@ from torch import Tensor
 __all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float', 'ChainContractError',
            'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError',
            'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice',
-           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line']
+           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line',
+           'image_layout']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -326,3 +327,16 @@ def append_line(path, line:str):
                 except OSError: pass
                 raise
     except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None
+
+# %% ../nbs/00_core.ipynb #934dcb9c
+def image_layout(space)->tuple|None:
+    ("`(channels, height, width, channel_last)` of an image `Box`: 2-D (one channel; `channel_last` None), or 3-D with "
+     "at most 4 channels first or last; `None` for any other space.")
+    import gymnasium as gym
+    if not isinstance(space, gym.spaces.Box): return None
+    s = tuple(space.shape)
+    if len(s) == 2 and min(s) > 4: return (1, s[0], s[1], None)
+    if len(s) != 3: return None
+    if s[0] <= 4 < min(s[1:]): return (s[0], s[1], s[2], False)
+    if s[-1] <= 4 < min(s[:2]): return (s[-1], s[0], s[1], True)
+    return None

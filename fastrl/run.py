@@ -30,7 +30,7 @@ def parse_value(s:str):
     return s if act is None else act
 
 # %% ../nbs/22_run.ipynb #8e07f45e
-SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', env='env_name', cpu='num_cpu',
+SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', encoder='ac_kwargs:encoder', env='env_name', cpu='num_cpu',
                  dt='datestamp')
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
@@ -101,9 +101,20 @@ def data_parallel(algo:str, fn)->bool:
 # %% ../nbs/22_run.ipynb #2e3bf26d
 _NOT_GIVEN = inspect.Parameter.empty
 
+def _encoder_class(flag:str, raw:str):
+    "The class `module:Class` names (an image encoder), else a `CLIError` saying why it cannot be used."
+    what = ("give module:Class of an encoder importable from here (built as Class(observation_space), an nn.Module "
+            "with an int `dim`)")
+    if raw.count(':') != 1 or not all(raw.split(':')): raise CLIError(f"{flag}: expected module:Class, got {raw!r}; {what}")
+    try: cls = import_ref(raw)
+    except Exception as e: raise CLIError(f"{flag}: cannot import {raw!r} ({type(e).__name__}: {e}); {what}") from None
+    if not callable(cls): raise CLIError(f"{flag}: {raw!r} is a {type(cls).__name__}, not a class; {what}")
+    return cls
+
 def _check_value(flag:str, key:str, raw:str, v, default):
     "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
     last = key.split(':')[-1]
+    if last == 'encoder': return _encoder_class(flag, raw)
     if (last in ('activation', 'activation_fn')
         or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default)):
         if not callable(v):
@@ -163,8 +174,8 @@ def build_grid(algo:str, args:list)->tuple:
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
         f = flag[key]
-        if f in ('--hid', '--act') and model_kw == 'q_kwargs':   # dqn: the Q-network's hidden_sizes and activation_fn
-            new = 'q_kwargs:' + ('hidden_sizes' if f == '--hid' else 'activation_fn')
+        if f in ('--hid', '--act', '--encoder') and model_kw == 'q_kwargs':   # dqn: the Q-network's
+            new = 'q_kwargs:' + {'--hid': 'hidden_sizes', '--act': 'activation_fn', '--encoder': 'encoder'}[f]
             if key in shs: shs[new] = shs.pop(key)
             key = new
         top = key.split(':')[0]
@@ -217,7 +228,7 @@ def build_grid(algo:str, args:list)->tuple:
             close = difflib.get_close_matches(top, settable, n=1)
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
-                           "--act, --exp_name, --data_dir, --datestamp, --overwrite, --resume, --keep_snapshots, --quiet, "
+                           "--act, --encoder, --exp_name, --data_dir, --datestamp, --overwrite, --resume, --keep_snapshots, --quiet, "
                            "--cpu, --workers, --threads, --ray, --ray_address")
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
@@ -274,6 +285,7 @@ def algo_help(algo:str, fn)->str:
               "  --act relu                 "
               f"{model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" +
               ', '.join(ACTIVATIONS) + ')',
+              f'  --encoder module:Class     {model_kw}:encoder, the encoder of image observations (default: NatureCNN)',
               f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
               '  --datestamp, --dt          date and time in the folder names',

@@ -10,7 +10,7 @@ import torch
 from torch import nn, Tensor
 import gymnasium as gym
 from .ddpg import CriticLossProcessor
-from .policies import mlp
+from .policies import mlp, obs_encoding
 
 # %% auto #0
 __all__ = ['MLPActor', 'MLPQFunction', 'DDPGActorCritic', 'QValsCriticLoss']
@@ -18,32 +18,39 @@ __all__ = ['MLPActor', 'MLPQFunction', 'DDPGActorCritic', 'QValsCriticLoss']
 # %% ../../nbs/19_agents.ddpg_entry.ipynb #26d17f43
 class MLPActor(nn.Module):
     "mu(s): [B,obs_dim] -> [B,act_dim] in the Box bounds `low..high` (tanh, scaled)."
-    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU, low=-1., high=1.):
+    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU, low=-1., high=1.,
+                 encoder=None):
         super().__init__()
         self.pi = mlp([obs_dim, *hidden_sizes, act_dim], activation, nn.Tanh)
+        if encoder is not None: self.pi.insert(0, encoder)   # pixels: encoded first (its width is `obs_dim`)
         low, high = (torch.as_tensor(low, dtype=torch.float32).expand(act_dim),
                      torch.as_tensor(high, dtype=torch.float32).expand(act_dim))
         self.register_buffer('act_scale', (high - low) / 2); self.register_buffer('act_bias', (high + low) / 2)
     def forward(self, obs:Tensor)->Tensor: return self.pi(obs) * self.act_scale + self.act_bias
 
 class MLPQFunction(nn.Module):
-    "Q(s,a): [B,obs_dim], [B,act_dim] -> [B,1]."
-    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU):
+    "Q(s,a): [B,obs_dim], [B,act_dim] -> [B,1]; `encoder` (of width `obs_dim`) encodes pixels first."
+    def __init__(self, obs_dim:int, act_dim:int, hidden_sizes=(256,256), activation=nn.ReLU, encoder=None):
         super().__init__()
+        self.encoder = encoder
         self.q = mlp([obs_dim + act_dim, *hidden_sizes, 1], activation)
-    def forward(self, obs:Tensor, act:Tensor)->Tensor: return self.q(torch.cat([obs, act], dim=-1))
+    def forward(self, obs:Tensor, act:Tensor)->Tensor:
+        if self.encoder is not None: obs = self.encoder(obs)
+        return self.q(torch.cat([obs, act], dim=-1))
 
 class DDPGActorCritic(nn.Module):
     "Spinning Up's DDPG actor-critic: `pi` (deterministic actor) and `q`, built for the env's spaces."
+    takes_images = True   # an image Box: each of pi and q encodes it (`encoder`, default NatureCNN)
     def __init__(self, observation_space:gym.spaces.Box, action_space:gym.spaces.Box, hidden_sizes=(256,256),
-                 activation=nn.ReLU):
+                 activation=nn.ReLU, encoder=None):
         super().__init__()
         if not isinstance(action_space, gym.spaces.Box):
             raise ConfigError(f"DDPGActorCritic (DDPG) needs a Box action space, got {type(action_space).__name__}: "
                              "use dqn, or vpg/ppo/trpo with a categorical policy.")
-        obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
-        self.pi = MLPActor(obs_dim, act_dim, hidden_sizes, activation, action_space.low, action_space.high)
-        self.q = MLPQFunction(obs_dim, act_dim, hidden_sizes, activation)
+        (obs_dim, pi_enc), (_, q_enc) = obs_encoding(observation_space, encoder), obs_encoding(observation_space, encoder)
+        act_dim = int(action_space.shape[0])
+        self.pi = MLPActor(obs_dim, act_dim, hidden_sizes, activation, action_space.low, action_space.high, pi_enc)
+        self.q = MLPQFunction(obs_dim, act_dim, hidden_sizes, activation, q_enc)
     def act(self, obs:Tensor)->Tensor:
         with torch.no_grad(): return self.pi(obs)
 

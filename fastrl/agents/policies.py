@@ -6,7 +6,7 @@ chain that samples from them."""
 
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
-from ..core import ConfigError, flatten_advice
+from ..core import ConfigError, flatten_advice, image_layout
 import math
 import numpy as np
 import torch
@@ -18,16 +18,17 @@ from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
-__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'image_layout', 'NatureCNN',
-           'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
+__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'NatureCNN', 'image_encoder',
+           'encode_space', 'obs_encoding', 'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic', 'PolicySampler',
+           'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
-def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity)->nn.Sequential:
+def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity, encoder=None)->nn.Sequential:
     ("An MLP with layer sizes `sizes` (input first), `activation` between layers, `output_activation` at the end; an "
-     "input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first, an image `Box` a "
-     "`NatureCNN`.")
+     "input that is a `Discrete`/`MultiDiscrete` space gets a `FlattenObs` (one-hot) layer first, an image `Box` an "
+     "`image_encoder` (`encoder`, default `NatureCNN`).")
     first = sizes[0]
-    layers = [] if not isinstance(first, gym.Space) else [NatureCNN(first) if image_layout(first) else FlattenObs(first)]
+    layers = [] if not isinstance(first, gym.Space) else [encode_space(first, encoder)]
     if layers: sizes = [layers[0].dim, *sizes[1:]]
     for j in range(len(sizes)-1):
         layers += [nn.Linear(sizes[j], sizes[j+1]), (activation if j < len(sizes)-2 else output_activation)()]
@@ -50,8 +51,8 @@ def _pick(logp_all:Tensor, act:Tensor)->Tensor:
 
 class MLPCategoricalActor(StochasticActor):
     "pi(a|s) = Categorical(logits = MLP(s)) for `Discrete(n)` actions."
-    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
-        super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
+    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
+        super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation, encoder=encoder)
     def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return _pick(pi.logits, act)   # logits are normalised
     def log_prob(self, obs, act): return _pick(torch.log_softmax(self.logits_net(obs), -1), act)
@@ -67,10 +68,10 @@ _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 class MLPGaussianActor(StochasticActor):
     ("pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` "
      "actions.")
-    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh):
+    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
         super().__init__()
         self.log_std = nn.Parameter(torch.full((act_dim,), -0.5))
-        self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation)
+        self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation, encoder=encoder)
     def distribution(self, obs): return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
     # independent dims: sum over the last axis
     def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)
@@ -83,23 +84,12 @@ class MLPGaussianActor(StochasticActor):
 
 class MLPCritic(nn.Module):
     "V(s) = MLP(s), shape `[B]`."
-    def __init__(self, obs_dim:int|gym.Space, hidden_sizes=(64,64), activation=nn.Tanh):
-        super().__init__(); self.v_net = mlp([obs_dim, *hidden_sizes, 1], activation)
+    def __init__(self, obs_dim:int|gym.Space, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
+        super().__init__(); self.v_net = mlp([obs_dim, *hidden_sizes, 1], activation, encoder=encoder)
     # CRITICAL: V is [B], not [B,1] (a [B,1]-[B] loss broadcasts to [B,B])
     def forward(self, obs): return self.v_net(obs).squeeze(-1)
 
 # %% ../../nbs/14_agents.policies.ipynb #fea77783
-def image_layout(space)->tuple|None:
-    ("`(channels, height, width, channel_last)` of an image `Box`: 2-D (one channel; `channel_last` None), or 3-D with "
-     "at most 4 channels first or last; `None` for any other space.")
-    if not isinstance(space, gym.spaces.Box): return None
-    s = tuple(space.shape)
-    if len(s) == 2 and min(s) > 4: return (1, s[0], s[1], None)
-    if len(s) != 3: return None
-    if s[0] <= 4 < min(s[1:]): return (s[0], s[1], s[2], False)
-    if s[-1] <= 4 < min(s[:2]): return (s[-1], s[0], s[1], True)
-    return None
-
 class NatureCNN(nn.Module):
     ("The DQN paper's convolutional trunk for images of `space`: `[*B, *space.shape]` -> `[*B, features]`; `uint8` "
      "pixels are scaled to [0, 1].")
@@ -125,10 +115,35 @@ class NatureCNN(nn.Module):
         return self.head(self.convs(x)).reshape(*b, self.dim)
     def extra_repr(self): return f"space_shape={self.space_shape}, dim={self.dim}"
 
-def in_features(x)->int:
-    "The width `mlp`'s first layer gives for input `x`: a size, or an encoded space's (`NatureCNN`, `FlattenObs`)."
+def image_encoder(space:gym.spaces.Box, encoder=None)->nn.Module:
+    ("The encoder of image `space`: `encoder(space)` (`None`: `NatureCNN`), a module mapping `[*B, *space.shape]` to "
+     "`[*B, encoder.dim]`; a `ConfigError` naming `encoder` when it does not build one that says its `dim`.")
+    if encoder is None: return NatureCNN(space)
+    name = getattr(encoder, '__qualname__', repr(encoder))
+    try: enc = encoder(space)
+    except ConfigError: raise
+    except Exception as e:
+        raise ConfigError(f"encoder {name}({space}) raised {type(e).__name__}: {e}; an encoder is built as "
+                          "encoder(observation_space)") from None
+    if not isinstance(enc, nn.Module) or not isinstance(getattr(enc, 'dim', None), int):
+        raise ConfigError(f"encoder {name} must build an nn.Module with an int attribute `dim` (its output width), "
+                          f"got {type(enc).__name__}" + (" without `dim`" if isinstance(enc, nn.Module) else ''))
+    return enc
+
+def encode_space(space:gym.Space, encoder=None)->nn.Module:
+    "The first layer of a network taking observations of `space`: an `image_encoder`, or a one-hot `FlattenObs`."
+    return image_encoder(space, encoder) if image_layout(space) else FlattenObs(space)
+
+def obs_encoding(space:gym.Space, encoder=None)->tuple:
+    ("`(width, module)` of observations of `space` for a network that takes a flat input: a flat `Box`'s size and no "
+     "module, or an image `Box`'s `image_encoder` and its `dim` (a network then encodes before its first layer).")
+    if image_layout(space): enc = image_encoder(space, encoder); return enc.dim, enc
+    return int(space.shape[0]), None
+
+def in_features(x, encoder=None)->int:
+    "The width `mlp`'s first layer gives for input `x`: a size, or an encoded space's (`image_encoder`, `FlattenObs`)."
     if not isinstance(x, gym.Space): return int(x)
-    return NatureCNN(x).dim if image_layout(x) else FlattenObs(x).dim
+    return encode_space(x, encoder).dim
 
 # %% ../../nbs/14_agents.policies.ipynb #7c11487b
 class FlattenObs(nn.Module):
@@ -173,19 +188,20 @@ class MLPActorCritic(nn.Module):
                  hidden_sizes=(64,64), # Hidden layer sizes of pi and v
                  activation=nn.Tanh, # Activation class between layers
                  algo:str='VPG, TRPO and PPO', # Names the algorithms in error messages
+                 encoder=None, # `encoder(observation_space)` encodes image observations (`None`: `NatureCNN`)
                 ):
         super().__init__()
         obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic",
                             'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
         if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
-            self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation)
+            self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder)
         elif isinstance(action_space, gym.spaces.Discrete):
-            self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation)
+            self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation, encoder)
         else:
             raise ConfigError(f"{algo} need a Discrete or flat Box action space, got {_space_name(action_space)}; "
                              "for MultiDiscrete/MultiBinary actions wrap the env to a Discrete space "
                              "or pass your own actor_critic.")
-        self.v = MLPCritic(obs_dim, hidden_sizes, activation)
+        self.v = MLPCritic(obs_dim, hidden_sizes, activation, encoder)
 
     def step(self, obs)->tuple:
         "Spinning Up's `step`: sampled action, V(obs) and log pi(a|obs), as numpy."

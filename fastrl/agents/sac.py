@@ -19,6 +19,7 @@ from ..core import evaluating
 from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target, frozen
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import TwinCritic, TwinQLossProcessor, torch_default_init
+from .policies import obs_encoding
 from .offpolicy import (replay_schedule, check_learner_input, check_box_action_space, spinup_titles,
                                      _ALTERNATIVES)
 from ..core import Loss
@@ -47,9 +48,10 @@ class SquashedGaussianActor(Actor):
                  activation_fn=nn.ReLU, # Activation
                  log_std_min:float=-20., # Lower clamp of log sigma
                  log_std_max:float=2., # Upper clamp of log sigma
+                 conv_block:nn.Module|None=None, # Pixel encoder (its width is `state_sz`)
                 ):
         super().__init__(state_sz, action_sz, hidden1, hidden2, activation_fn=activation_fn,
-                         weight_init_fn=torch_default_init, final_layer_init_fn=torch_default_init)
+                         weight_init_fn=torch_default_init, final_layer_init_fn=torch_default_init, conv_block=conv_block)
         self.log_std_head = nn.Linear(hidden2, action_sz)
         self.log_std_min,self.log_std_max = log_std_min,log_std_max
 
@@ -226,14 +228,16 @@ def SACLearner(
 # %% ../../nbs/12_agents.sac.ipynb #b7125d3d
 class SACActorCritic(nn.Module):
     "Spinning Up's SAC actor-critic: `pi` (`SquashedGaussianActor`) and `q` (`TwinCritic`), built for the env's spaces."
-    def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
+    takes_images = True   # an image Box: each of pi and q encodes it (`encoder`, default NatureCNN)
+    def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU, encoder=None):
         super().__init__()
         check_box_action_space(action_space, 'SAC')
         if len(hidden_sizes) != 2:
             raise ConfigError(f"SACActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
-        obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
-        self.pi = SquashedGaussianActor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
+        (obs_dim, pi_enc), (_, q_enc) = obs_encoding(observation_space, encoder), obs_encoding(observation_space, encoder)
+        act_dim = int(action_space.shape[0])
+        self.pi = SquashedGaussianActor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, conv_block=pi_enc)
         self.pi.bind_action_space(action_space)
-        self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
+        self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, encoder=q_enc)
     def act(self, obs:Tensor, deterministic:bool=False)->Tensor:
         with torch.no_grad(): return self.pi.sample(obs, deterministic, with_logp=False)[0]

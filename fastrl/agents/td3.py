@@ -15,6 +15,7 @@ from ..pipes.core import ReplaceDp, InsertAfter
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead
 from ..learner.core import LearnerHead, get_target_model, td_target, frozen, Every
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
+from .policies import obs_encoding
 from ..core import Loss
 from .offpolicy import (check_box_action_space, replay_schedule, delayed, targets_wait, spinup_titles,
                                      check_learner_input, _ALTERNATIVES)
@@ -56,20 +57,22 @@ class TwinCritic(nn.Module):
                  hidden2:int=300, # Units of the second hidden layer
                  n:int=2, # Number of critics
                  activation_fn=nn.ReLU, # Activation
+                 encoder:nn.Module|None=None, # Encodes s first (pixels: one encoder for the n critics); `state_sz` is its width
                 ):
         super().__init__()
-        self.state_sz,self.action_sz,self.n = state_sz,action_sz,n
+        self.state_sz,self.action_sz,self.n,self.encoder = state_sz,action_sz,n,encoder
         self.l1,self.l2 = EnsembleLinear(n, state_sz + action_sz, hidden1),EnsembleLinear(n, hidden1, hidden2)
         self.head = EnsembleLinear(n, hidden2, 1)
         self.act = activation_fn()
 
+    def _s(self, s:Tensor)->Tensor: return s if self.encoder is None else self.encoder(s)
     def forward(self, s:Tensor, a:Tensor)->Tensor:
-        x = self.act(self.l1(torch.cat([s, a], 1)))
+        x = self.act(self.l1(torch.cat([self._s(s), a], 1)))
         return self.head(self.act(self.l2(x))).squeeze(-1).T   # [n,B,1] -> [B,n]
 
     def member(self, s:Tensor, a:Tensor, i:int=0)->Tensor:
         "Q_i(s,a) alone, `[B,1]`: costs one critic, not n."
-        x = self.act(self.l1.member(i, torch.cat([s, a], 1)))
+        x = self.act(self.l1.member(i, torch.cat([self._s(s), a], 1)))
         return self.head.member(i, self.act(self.l2.member(i, x)))
 
 class CriticMember(nn.Module):
@@ -208,15 +211,17 @@ def TD3Learner(
 # %% ../../nbs/11_agents.td3.ipynb #a5c90131
 class TD3ActorCritic(nn.Module):
     "Spinning Up's TD3 actor-critic: `pi` (deterministic `Actor`) and `q` (`TwinCritic`), built for the env's spaces."
-    def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU):
+    takes_images = True   # an image Box: each of pi and q encodes it (`encoder`, default NatureCNN)
+    def __init__(self, observation_space, action_space, hidden_sizes=(256,256), activation=nn.ReLU, encoder=None):
         super().__init__()
         check_box_action_space(action_space, 'TD3')
         if len(hidden_sizes) != 2:
             raise ConfigError(f"TD3ActorCritic takes two hidden layers, got hidden_sizes={tuple(hidden_sizes)}.")
-        obs_dim, act_dim = int(observation_space.shape[0]), int(action_space.shape[0])
+        (obs_dim, pi_enc), (_, q_enc) = obs_encoding(observation_space, encoder), obs_encoding(observation_space, encoder)
+        act_dim = int(action_space.shape[0])
         self.pi = Actor(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, weight_init_fn=torch_default_init,
-                        final_layer_init_fn=torch_default_init)
+                        final_layer_init_fn=torch_default_init, conv_block=pi_enc)
         self.pi.bind_action_space(action_space)
-        self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation)
+        self.q = TwinCritic(obs_dim, act_dim, *hidden_sizes, activation_fn=activation, encoder=q_enc)
     def act(self, obs:Tensor)->Tensor:
         with torch.no_grad(): return self.pi(obs)

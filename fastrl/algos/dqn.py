@@ -17,7 +17,6 @@ from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs, image_layout
 from ..envs.atari import clip_for
-from ..memory.frames import frame_storage
 from ..agents.dqn.target import TargetNetwork
 from ..agents.dqn.double import DoubleDQN
 from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_range
@@ -123,7 +122,7 @@ def dqn(env_fn,
         augs += Categorical()
     learner = DQNLearner(model, dls, logger_bases=exp.loggers, lr=lr, bs=batch_size, max_sz=local['replay_size'],
                          nsteps=nsteps, gamma=gamma, learning_starts=local['learning_starts'], train_freq=train_freq,
-                         gradient_steps=gradient_steps, batches=batches, storage=frame_storage(obs_space, nsteps),
+                         gradient_steps=gradient_steps, batches=batches,
                          dp_augmentation_fns=augs + aug_edits(dqn.ablations, aug, 'learner'))
     return exp.fit(scale_learner(learner), epochs, models=dict(q=model), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

@@ -9,11 +9,14 @@ import gymnasium as gym
 from ..agents.core import _space_str
 from ..agents.offpolicy import check_box_action_space
 from ..agents.onpolicy import avg_grads, dp_world, sync_params
-from ..core import ConfigError, flatten_advice
+from ..core import ConfigError, flatten_advice, image_layout
 from ..experiments.config import as_env_fn, env_spaces
 from ..experiments.guards import check_kwargs
 from ..learner.core import BasicOptStepper
 from ..memory.experience_replay import ExperienceReplay
+from ..memory.frames import frame_storage
+from ..envs.gym import GymStepper
+from ..envs.nstep import NStepper
 from ..pipes.core import find_dps
 
 # %% auto #0
@@ -28,11 +31,15 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     check_box_action_space(act_space, algo, name)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
     if (isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) > 1
-            and getattr(actor_critic, '__module__', '').startswith('fastrl.')):
-        raise ConfigError(f"{algo}'s default actor_critic takes flat Box observations, and {name} has "
-                          f"{_space_str(obs_space)}: images reach dqn, vpg, ppo and trpo through a NatureCNN; for {algo}, "
-                          "pass an actor_critic that encodes them (e.g. with fastrl.agents.policies.NatureCNN), or "
-                          "wrap the env in gymnasium.wrappers.FlattenObservation")
+            and getattr(actor_critic, '__module__', '').startswith('fastrl.')
+            and not (image_layout(obs_space) and getattr(actor_critic, 'takes_images', False))):
+        takes = ("flat Box observations" if image_layout(obs_space) else
+                 "flat Box observations or images (HxW, or with at most 4 channels first or last)")
+        raise ConfigError(f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(obs_space)}: "
+                          + ("images reach dqn, vpg, ppo, trpo, ddpg, td3 and sac through a NatureCNN; for " + algo +
+                             ", " if image_layout(obs_space) else '') + "pass an actor_critic that encodes them (e.g. "
+                          "with fastrl.agents.policies.NatureCNN), or wrap the env in "
+                          "gymnasium.wrappers.FlattenObservation")
     try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
     except ConfigError: raise
     # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
@@ -58,8 +65,16 @@ def offpolicy_counts(algo:str, steps_per_epoch:int, num_envs:int, **totals)->tup
 
 def scale_learner(learner):
     ("The learner of an off-policy entry function, made to scale: its replay keeps the update-to-data ratio whatever "
-     "the lanes, and its optimisers average gradients over the data-parallel processes (none: unchanged).")
-    for er in find_dps(learner, ExperienceReplay): er.keep_ratio = True
+     "the lanes, keeps each frame once where observations are `uint8` images (`FrameStorage`), and its optimisers "
+     "average gradients over the data-parallel processes (none: unchanged).")
+    steppers = find_dps(learner, GymStepper)
+    space = steppers[0].env.single_observation_space if steppers else None
+    nsteps = max([s.n for s in find_dps(learner, NStepper)], default=1)
+    for er in find_dps(learner, ExperienceReplay):
+        er.keep_ratio = True
+        make = frame_storage(space, nsteps)
+        if make is not None and er.storage is None and not len(er.memory):
+            m = er.memory; er.memory, er.storage = make(m.max_sz, m.device, m.fields), make
     if dp_world()[1] > 1:
         for s in find_dps(learner, BasicOptStepper): s.grad_hook = avg_grads
     return learner

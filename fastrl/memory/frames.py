@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 import gymnasium as gym
-from ..core import SimpleStep
+from ..core import SimpleStep, image_layout
 from .experience_replay import ReplayStorage, LEARNED_FIELDS, ring_write, _np_views
 
 # %% auto #0
@@ -54,7 +54,11 @@ class FrameStorage(ReplayStorage):
         self.seq += m
         return s
 
-    def _get(self, s:Tensor)->Tensor: return self.frames[s % self.fcap]
+    def _get(self, s:Tensor)->Tensor:
+        "The frames of clock values `s` (any shape): `[*s.shape, *frame]`."
+        # index_select: a few rows of a large ring cost microseconds (advanced indexing: tens of them)
+        return self.frames.index_select(0, (s % self.fcap).flatten().to(self.frames.device)).view(
+            *s.shape, *self.frames.shape[1:])
 
     def _put_stack(self, x:Tensor)->Tensor:
         "Write a stack `[k, *frame]`, a frame equal to the one before it (a reset's padding) written once."
@@ -127,7 +131,6 @@ class FrameStorage(ReplayStorage):
 def frame_sharing(space, nsteps:int=1)->dict|None:
     ("`FrameStorage` keywords for observations of `space`: frames along the stack axis of a `uint8` image `Box` "
      "(`(k,H,W)` first, `(H,W,k)` last, `(H,W)` one frame); `None` for other spaces.")
-    from fastrl.agents.policies import image_layout
     lay = image_layout(space)
     if lay is None or space.dtype != 'uint8': return None
     return dict(stack_dim=None if lay[3] is None else (-1 if lay[3] else 0), history=max(8, nsteps + 2))

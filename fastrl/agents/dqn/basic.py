@@ -36,12 +36,14 @@ class DQN(nn.Module):
                  action_sz:int, # Number of discrete actions
                  hidden_sizes:tuple=(256,256), # Units of the hidden layers
                  activation_fn=nn.ReLU, # Activation of the hidden layers
+                 encoder=None, # `encoder(space)` encodes an image space (`None`: `NatureCNN`)
                 ):
         super().__init__()
         self.state_sz,self.action_sz,self.hidden_sizes = state_sz,action_sz,tuple(hidden_sizes)
         # every layer activated: the head follows
-        self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn)
-        self.head = self.make_head(hidden_sizes[-1] if hidden_sizes else in_features(state_sz), action_sz)
+        self.layers = mlp([state_sz, *hidden_sizes], activation_fn, activation_fn, encoder=encoder)
+        n_in = hidden_sizes[-1] if hidden_sizes else self.layers[0].dim if isinstance(state_sz, gym.Space) else state_sz
+        self.head = self.make_head(int(n_in), action_sz)
 
     def make_head(self, n_in:int, action_sz:int)->nn.Module: return nn.Linear(n_in, action_sz)
     def forward(self, s:Tensor)->Tensor: return self.head(self.layers(s))

@@ -30,11 +30,12 @@ class CategoricalDQN(DQN):
                  n_atoms:int=51, # N, atoms of the support
                  v_min:float=-100., # V_MIN, lowest support return (`c51_support()`: rewards in [-1, 1] at gamma 0.99)
                  v_max:float=100., # V_MAX, largest return of the support
+                 encoder=None, # `encoder(space)` encodes an image space (`None`: `NatureCNN`)
                 ):
         if n_atoms < 2 or not v_min < v_max:
             raise ConfigError(f"CategoricalDQN needs n_atoms >= 2 and v_min < v_max, got {n_atoms}, {v_min}, {v_max}.")
         self.n_atoms = n_atoms
-        super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
+        super().__init__(state_sz, action_sz, hidden_sizes, activation_fn, encoder)
         self.register_buffer('support', torch.linspace(v_min, v_max, n_atoms))
 
     def make_head(self, n_in, action_sz): return nn.Linear(n_in, action_sz * self.n_atoms)

@@ -41,7 +41,8 @@ class DuelingDQN(DQN):
                  activation_fn=nn.ReLU, # Activation of the hidden layers
                  stream_sizes:tuple=(), # Hidden units of each stream (the paper: one layer of 512)
                  grad_scale:float=2**-0.5, # Streams' gradient factor into the shared layers (paper: 1/sqrt 2; 1: none)
+                 encoder=None, # `encoder(space)` encodes an image space (`None`: `NatureCNN`)
                 ):
         self._stream = (tuple(stream_sizes), activation_fn, grad_scale)
-        super().__init__(state_sz, action_sz, hidden_sizes, activation_fn)
+        super().__init__(state_sz, action_sz, hidden_sizes, activation_fn, encoder)
     def make_head(self, n_in, action_sz): return DuelingHead(n_in, action_sz, *self._stream)
