@@ -9,7 +9,7 @@ from ..core import ConfigError
 
 # the preprocessing of the DQN literature, each part a keyword of an `ALE/` env
 ATARI_DEFAULTS = dict(preprocess=True, noop_max=30, frame_skip=4, screen_size=84, grayscale=True, frame_stack=4,
-                      max_frames=108_000, episodic_life=True)
+                      max_frames=108_000, episodic_life=True, envpool=False)
 
 def is_ale_id(name)->bool:
     "Whether `name` is an id of gymnasium's Arcade Learning Environment (`ALE/Pong-v5`)."
@@ -55,7 +55,7 @@ class LifeLoss(gym.Wrapper):
 
 def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int=4, screen_size:int=84,
                grayscale:bool=True, frame_stack:int=4, max_frames:int=108_000, episodic_life:bool=True,
-               **make_kwargs)->gym.Env:
+               envpool:bool=False, **make_kwargs)->gym.Env:
     ("`gym.make(env_id)` of an `ALE/` id with the DQN literature's preprocessing (see above); `preprocess=False`: "
      "the env as ALE makes it.")
     register_ale()

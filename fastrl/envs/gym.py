@@ -17,6 +17,7 @@ import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
 from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
+from .envpool import pooled
 from .nstep import *   # n-step transitions: still importable from here
 from .nstep import NStepper, FirstLastMerger, NSkipper
 
@@ -44,6 +45,8 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
             except gym.error.Error as err:
                 raise ValueError(f"Unknown environment id {e!r}: {err} "
                                  f"(`gymnasium.pprint_registry()` lists the registered ids).") from None
+    pool = pooled(envs, num_envs)   # ALE/ lanes that ask for EnvPool (`envpool=True`)
+    if pool is not None: return pool
     fns = [_env_fn(e, render_mode) for e in envs for _ in range(num_envs)]
     cls = AsyncVectorEnv if async_envs else SyncVectorEnv
     return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP, copy=copy)

@@ -152,8 +152,8 @@ def _set_plain_attrs(o, st:dict):
 def env_state(venv)->dict|None:
     "The state of a gymnasium vector env: every lane's wrapper stack, and the vector env's own counters and spaces."
     if not hasattr(venv, 'envs'):
-        warnings.warn(f"{type(venv).__name__}: the env lanes run in subprocesses; their state is not checkpointed "
-                      "(a resumed run restarts their episodes). Use SyncVectorEnv for exact resume.")
+        warnings.warn(f"{type(venv).__name__}: the env lanes run in subprocesses or C++ threads; their state is not "
+                      "checkpointed (a resumed run restarts their episodes). Use SyncVectorEnv for exact resume.")
         return None
     lanes = []
     for e in venv.envs:
