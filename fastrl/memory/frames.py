@@ -89,6 +89,9 @@ class FrameStorage(ReplayStorage):
         if self.frames is None:
             self.fcap = self.max_sz + self.max_sz // 32 + 256 * S.shape[1]
             self.frames = torch.zeros((self.fcap,) + tuple(S.shape[2:]), dtype=S.dtype, device=self.device)
+        if not len(S):   # an empty batch (an n-step merger's step that ends no window)
+            z = torch.zeros((0, S.shape[1]), dtype=torch.long)
+            return fs | {'s_seq': z, 'ns_seq': z, 'wseq': torch.zeros(0, dtype=torch.long)}
         lanes = step.env_id.tolist() if step.env_id is not None else range(len(S))
         self._batch_start, rows = self.seq, []
         for lane, s, n in zip(lanes, S.to(self.device), N.to(self.device)):
