@@ -110,7 +110,8 @@ class AgentHead(Pipe):
     def bind_env(self, observation_space, action_space, env_name:str='the env'):
         "Check the env's spaces fit this agent and let each pipe adapt to them."
         if self.action_spaces and not isinstance(action_space, self.action_spaces):
-            fits = ' or '.join(t.__name__ for t in self.action_spaces)
+            names = [t.__name__ for t in self.action_spaces]
+            fits = ' or '.join(names) if len(names) < 3 else ', '.join(names[:-1]) + ' or ' + names[-1]
             raise ConfigError(f"{self.algo} needs a {fits} action space, but {env_name} has {_space_str(action_space)}."
                              + (f" {self.alternatives}" if self.alternatives else ''))
         for dp in pipe_chain(self):

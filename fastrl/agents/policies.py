@@ -11,16 +11,16 @@ import math
 import numpy as np
 import torch
 from torch import nn, Tensor
-from torch.distributions import Categorical, Normal
+from torch.distributions import Bernoulli, Categorical, Independent, Normal
 from ..pipes.core import Pipe
 import gymnasium as gym
 from ..pipes.core import apply_dp_augmentation_fns
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
-__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPCritic', 'NatureCNN', 'image_encoder',
-           'encode_space', 'obs_encoding', 'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic', 'PolicySampler',
-           'ActorCriticAgent']
+__all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPFactoredActor', 'MLPCritic', 'NatureCNN',
+           'image_encoder', 'encode_space', 'obs_encoding', 'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic',
+           'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity, encoder=None)->nn.Sequential:
@@ -81,6 +81,41 @@ class MLPGaussianActor(StochasticActor):
         mu = self.mu_net(obs)
         return mu + torch.randn_like(mu) * torch.exp(self.log_std)
     def mode(self, obs): return self.mu_net(obs)
+
+class MLPFactoredActor(StochasticActor):
+    ("pi(a|s) for `MultiDiscrete` actions (an independent categorical per component) or `MultiBinary` ones (an "
+     "independent Bernoulli per bit): one MLP gives every component's logits, and log-probs and entropies are summed.")
+    def __init__(self, obs_dim:int|gym.Space, action_space:gym.spaces.MultiDiscrete|gym.spaces.MultiBinary,
+                 hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
+        super().__init__()
+        if len(action_space.shape) != 1:
+            raise ConfigError(f"MLPFactoredActor takes 1-D MultiDiscrete/MultiBinary actions, got {_space_name(action_space)}: "
+                              "flatten the action space")
+        self.binary = isinstance(action_space, gym.spaces.MultiBinary)
+        if self.binary: out, start, pad = action_space.shape[0], torch.zeros(0), torch.zeros(0, dtype=torch.bool)
+        else:
+            nvec = torch.as_tensor(action_space.nvec, dtype=torch.long)
+            self.k, self.width = len(nvec), int(nvec.max())
+            out, start = self.k * self.width, torch.as_tensor(action_space.start, dtype=torch.long)
+            pad = torch.arange(self.width) >= nvec[:, None]   # [k, width]: the logits past each component's n
+        self.register_buffer('start', start, persistent=False); self.register_buffer('pad', pad, persistent=False)
+        self.logits_net = mlp([obs_dim, *hidden_sizes, out], activation, encoder=encoder)
+    def logits(self, obs:Tensor)->Tensor:
+        "`[B, n]` Bernoulli logits, or `[B, k, width]` categorical ones (-inf past each component's n)."
+        l = self.logits_net(obs)
+        return l if self.binary else l.view(*l.shape[:-1], self.k, self.width).masked_fill(self.pad, -math.inf)
+    def distribution(self, obs):
+        d = (Bernoulli(logits=self.logits(obs), validate_args=False) if self.binary
+             else Categorical(logits=self.logits(obs), validate_args=False))
+        return Independent(d, 1, validate_args=False)
+    def log_prob_from_distribution(self, pi, act):
+        return pi.log_prob(act.float() if self.binary else act.long() - self.start)
+    def sample(self, obs):
+        a = self.distribution(obs).sample()
+        return a.long() if self.binary else a + self.start
+    def mode(self, obs):
+        l = self.logits(obs)
+        return (l > 0).long() if self.binary else l.argmax(-1) + self.start
 
 class MLPCritic(nn.Module):
     "V(s) = MLP(s), shape `[B]`."
@@ -197,10 +232,11 @@ class MLPActorCritic(nn.Module):
             self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder)
         elif isinstance(action_space, gym.spaces.Discrete):
             self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation, encoder)
+        elif isinstance(action_space, (gym.spaces.MultiDiscrete, gym.spaces.MultiBinary)):
+            self.pi = MLPFactoredActor(obs_dim, action_space, hidden_sizes, activation, encoder)
         else:
-            raise ConfigError(f"{algo} need a Discrete or flat Box action space, got {_space_name(action_space)}; "
-                             "for MultiDiscrete/MultiBinary actions wrap the env to a Discrete space "
-                             "or pass your own actor_critic.")
+            raise ConfigError(f"{algo} need a Discrete, flat Box, MultiDiscrete or MultiBinary action space, got "
+                              f"{_space_name(action_space)}; wrap the env to one of these or pass your own actor_critic.")
         self.v = MLPCritic(obs_dim, hidden_sizes, activation, encoder)
 
     def step(self, obs)->tuple:
@@ -246,5 +282,6 @@ def ActorCriticAgent(
     agent = ActionUnbatcher(agent)
     agent = NumpyConverter(agent)
     agent = apply_dp_augmentation_fns(agent, dp_augmentation_fns)
-    return AgentHead(agent, action_spaces=(gym.spaces.Discrete, gym.spaces.Box), algo=algo,
-                     alternatives='Wrap the env to a Discrete or Box action space.')
+    return AgentHead(agent, action_spaces=(gym.spaces.Discrete, gym.spaces.Box, gym.spaces.MultiDiscrete,
+                                           gym.spaces.MultiBinary), algo=algo,
+                     alternatives='Wrap the env to a Discrete, Box, MultiDiscrete or MultiBinary action space.')

@@ -10,7 +10,7 @@ from ..core import ConfigError
 from typing import Callable
 import torch
 from torch import nn, Tensor
-from torch.distributions import Categorical, Normal, kl_divergence
+from torch.distributions import Bernoulli, Categorical, Independent, Normal, kl_divergence
 from ..core import Record
 from ..pipes.core import ReplaceDp
 from ..memory.advantage_buffer import Rollout, is_rollout
@@ -51,10 +51,14 @@ def conjugate_gradient(Avp:Callable, b:Tensor, iters:int=10, residual_tol:float=
 
 # %% ../../nbs/17_agents.trpo.ipynb #253ca995
 def detach_distribution(pi):
-    "A copy of a Categorical or Normal distribution with its parameters detached: the fixed old policy."
+    ("A copy of a Categorical, Bernoulli or Normal distribution (or an `Independent` of one: factored actions) with "
+     "its parameters detached: the fixed old policy.")
+    if isinstance(pi, Independent):
+        return Independent(detach_distribution(pi.base_dist), pi.reinterpreted_batch_ndims, validate_args=False)
     if isinstance(pi, Categorical): return Categorical(logits=pi.logits.detach(), validate_args=False)
+    if isinstance(pi, Bernoulli): return Bernoulli(logits=pi.logits.detach(), validate_args=False)
     if isinstance(pi, Normal): return Normal(pi.loc.detach(), pi.scale.detach(), validate_args=False)
-    raise TypeError(f"TRPO knows the KL of Categorical and Normal policies, got {type(pi).__name__}.")
+    raise TypeError(f"TRPO knows the KL of Categorical, Bernoulli and Normal policies, got {type(pi).__name__}.")
 
 def mean_kl(pi_old, pi_new)->Tensor:
     "Sample mean over states of KL(pi_old || pi_new), summed over independent action dimensions."
