@@ -16,7 +16,7 @@ __all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'MeanRec
            'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError',
            'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice',
            'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line',
-           'image_layout']
+           'image_layout', 'masked', 'random_valid']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -37,6 +37,8 @@ class SimpleStep(NamedTuple):
     n_steps:Optional[Tensor]=None      # [B] long, env steps this transition spans
     agent_state:Optional[Tensor]=None  # [B,*] the per-lane state the agent acted with (a recurrent hidden state)
     life_lost:Optional[Tensor]=None    # [B] bool, a life was lost: `terminated` for learning, the episode goes on (Atari)
+    action_mask:Optional[Tensor]=None  # [B,n] bool, the actions valid in `state` (the env's `info['action_mask']`)
+    next_action_mask:Optional[Tensor]=None # [B,n] bool, the actions valid in `next_state` (its final one at an episode end)
 
     @property
     def bs(self)->int:
@@ -340,3 +342,14 @@ def image_layout(space)->tuple|None:
     if s[0] <= 4 < min(s[1:]): return (s[0], s[1], s[2], False)
     if s[-1] <= 4 < min(s[:2]): return (s[-1], s[0], s[1], True)
     return None
+
+# %% ../nbs/00_core.ipynb #ae9b4f91
+import math
+
+def masked(x:Tensor, mask:Tensor|None)->Tensor:
+    "`x` (`[..., n]` scores: Q-values, logits) with the actions `mask` rules out at -inf; `x` itself without a mask."
+    return x if mask is None else x.masked_fill(~mask.to(x.device), -math.inf)
+
+def random_valid(mask:Tensor)->Tensor:
+    "One action per row drawn uniformly among those `mask` (`[B, n]` bool) allows."
+    return masked(torch.rand(mask.shape), mask).argmax(-1)

@@ -17,7 +17,7 @@ from ..core import SimpleStep
 from ..pipes.core import pipe_chain, GRAPH_VERSION
 
 # %% auto #0
-__all__ = ['AgentBase', 'AgentContractError', 'AgentHead', 'LaneState', 'StepFieldSelector', 'is_shape_error',
+__all__ = ['AgentBase', 'acting_mask', 'AgentContractError', 'AgentHead', 'LaneState', 'StepFieldSelector', 'is_shape_error',
            'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase',
            'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
 
@@ -28,6 +28,7 @@ class AgentBase(Pipe):
         # the loggers sit outside any collection: graph traversal must not follow them into the learner that runs them
         self.model,self._loggers = model,SimpleNamespace(bases=list(logger_bases or []))
         self.item,self.single = None,False
+        self.now = SimpleNamespace(step=None)   # a cache, not state: a checkpoint skips it
     @property
     def logger_bases(self)->list:
         "The loggers pipes of the agent push records to (placements in the list, e.g. `Experiment.loggers`', skipped)."
@@ -37,8 +38,16 @@ class AgentBase(Pipe):
             # each input once: a pipe that read two per output would act on one observation twice
             if self.item is None: raise AgentContractError("read two inputs for one action")
             item, self.item = self.item, None
+            self.now.step = item   # the step acted on, for pipes that need more than they are given (action masks)
             step_begins()
             yield item
+
+def acting_mask(base)->Tensor|None:
+    ("The action mask (`[B, n]` bool) of the step agent chain `base` (its `AgentBase`) acts on now, if it has one: "
+     "the step put in (a pipe asking before the chain read it) or the one it read.")
+    step = getattr(base, 'item', None)
+    if step is None: step = getattr(getattr(base, 'now', None), 'step', None)
+    return None if step is None else getattr(step, 'action_mask', None)
 
 class AgentContractError(RuntimeError):
     "A pipe of an agent chain broke its contract: one output per input (`AgentHead` names the chain)."

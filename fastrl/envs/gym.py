@@ -15,6 +15,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
+from ..core import masked, random_valid
 from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
 from .envpool import pooled
@@ -88,6 +89,18 @@ def _life_lost(info:dict, done:np.ndarray)->np.ndarray|None:
     if 'life_lost' not in info: return None
     return np.asarray(info['life_lost'], dtype=bool) & np.asarray(info.get('_life_lost', True), dtype=bool) & ~done
 
+def _mask(info:dict, n:int)->np.ndarray|None:
+    ("The lanes' action masks (`[lanes, n]` bool) in a vector env's `info` (`info['action_mask']`), `None` when it "
+     "has none; a lane that reports none allows every action.")
+    if 'action_mask' not in info: return None
+    if n is None: raise RunAborted("the env reports info['action_mask'], and fastrl honours action masks for Discrete "
+                                   "actions only: drop the mask or use a Discrete action space")
+    m = np.asarray(info['action_mask'], dtype=bool)
+    if m.ndim != 2 or m.shape[1] != n:
+        raise RunAborted(f"info['action_mask'] must hold one bool per action ({n}), got shape {m.shape[1:]} per lane")
+    have = np.asarray(info.get('_action_mask', True), dtype=bool)
+    return np.where(have[:, None] if have.ndim else have, m, True)
+
 class GymStepper(Pipe):
     ("Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` "
      "counts the transitions stepped (all lanes).")
@@ -119,16 +132,18 @@ class GymStepper(Pipe):
         if agent is not None and hasattr(agent, 'bind_env'): agent.bind_env(self.observation_space, self.action_space,
                                                                             self.env_names[0])
         self.obs,self._seeded = None,False
+        self._n_actions = int(self.action_space.n) if isinstance(self.action_space, gym.spaces.Discrete) else None
         self.env_steps = 0   # env transitions stepped, all lanes: a plain int, so a checkpoint saves it
 
     def reset_envs(self):
         "Start fresh episodes in every lane (seeding the envs on the very first reset only)."
-        try: obs,_ = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
+        try: obs,info = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
         except Exception as e: raise self._failed(e, reset=True) from None
         if not self._seeded and self.seed is not None: self.env.action_space.seed(self.seed)
         self._seeded = True
         N = self.num_envs
         self.obs = self._check(obs.copy(), reset=True)
+        self.mask = _mask(info, self._n_actions)   # the actions valid in each lane's observation
         # per-lane counters live in numpy (cheap small ops); each step gets fresh arrays, shared with its tensors
         self.ep_ret,self.step_n = np.zeros(N, np.float32), np.zeros(N, np.int64)
         self.episode_n = getattr(self, 'episode_n', np.zeros(N, np.int64)) + 1
@@ -174,9 +189,11 @@ class GymStepper(Pipe):
                              f"{self.observation_space} and a float reward")
 
     def act(self, state:Tensor)->np.ndarray:
-        if self.agent is None: return self.env.action_space.sample()
         # step_n: 0 where a lane's episode starts, so an agent with per-lane state (`LaneState`) resets those lanes
-        return self.agent.act(SimpleStep(state=state, step_n=torch.from_numpy(self.step_n)))
+        mask = None if self.mask is None else torch.from_numpy(self.mask)
+        if self.agent is None:
+            return self.env.action_space.sample() if mask is None else random_valid(mask).numpy()
+        return self.agent.act(SimpleStep(state=state, step_n=torch.from_numpy(self.step_n), action_mask=mask))
 
     def __iter__(self):
         if self.obs is None or self.n is not None: self.reset_envs()
@@ -189,6 +206,11 @@ class GymStepper(Pipe):
             obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc
             lost = _life_lost(info, done)
+            nmask = _mask(info, self._n_actions)   # the new observations' (a reset's, where a lane ended)
+            next_mask = nmask
+            if nmask is not None and 'final_info' in info and np.count_nonzero(done):
+                fm = _mask(info['final_info'], self._n_actions)   # an ended lane's last observation's
+                if fm is not None: next_mask = np.where(done[:, None], fm, nmask)
             next_obs = obs
             if 'final_obs' in info:  # CRITICAL: a finished lane's next_state is its final obs, not the reset obs
                 next_obs = obs.copy()
@@ -203,7 +225,10 @@ class GymStepper(Pipe):
                               total_reward=torch.from_numpy(ep_ret), env_id=self.env_id, proc_id=self.proc,
                               step_n=torch.from_numpy(self.step_n), episode_n=torch.from_numpy(self.episode_n),
                               image=self.render() if self.include_images else None, n_steps=self.ones,
-                              agent_state=acted() if (acted := getattr(self.agent, 'acted_state', None)) else None)
+                              agent_state=acted() if (acted := getattr(self.agent, 'acted_state', None)) else None,
+                              action_mask=None if self.mask is None else torch.from_numpy(self.mask),
+                              next_action_mask=None if next_mask is None else torch.from_numpy(next_mask))
+            self.mask = nmask
             if np.count_nonzero(done):
                 self.obs = self._check(obs)
                 state = torch.from_numpy(self.obs)

@@ -16,7 +16,8 @@ __all__ = ['LEARNED_FIELDS', 'learned_fields', 'ring_write', 'ReplayStorage', 'E
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #00f9e94f
 # what an update learns from; the bookkeeping of a step (ids, counters, its episode's return, the frame) is not kept
-LEARNED_FIELDS = ('state', 'action', 'next_state', 'reward', 'terminated', 'n_steps', 'agent_state')
+LEARNED_FIELDS = ('state', 'action', 'next_state', 'reward', 'terminated', 'n_steps', 'agent_state', 'action_mask',
+                  'next_action_mask')
 _SMALL = {'n_steps': torch.uint8}   # stored narrow, sampled as the step had it (n-step lengths fit a byte)
 
 def learned_fields(nsteps:int=1)->tuple:

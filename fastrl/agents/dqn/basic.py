@@ -19,6 +19,8 @@ from ...memory.experience_replay import ExperienceReplay, learned_fields
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ...learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps,
                                  td_target, learner_head)
+from ..core import acting_mask
+from ...core import masked, random_valid
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
                                 ActionUnbatcher, NumpyConverter)
 from ..policies import mlp, in_features
@@ -53,7 +55,8 @@ class ArgMaxer(Pipe):
     "Yields the greedy actions `argmax_a Q(s,a)` ([B] long) for each batch of Q-values [B,action_sz]."
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
-        for q in self.source_datapipe: yield q.argmax(-1)
+        base = pipe_chain(self)[0]   # an env's action mask: the greedy action among the valid ones
+        for q in self.source_datapipe: yield masked(q, acting_mask(base)).argmax(-1)
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #bc38843a
 class EpsilonSelector(ExplorationBase):
@@ -94,8 +97,9 @@ class EpsilonSelector(ExplorationBase):
             lanes = base.item.bs if explore and isinstance(base, AgentBase) and base.item is not None else None
             # as torch compares; numpy tests few lanes faster
             coin = torch.rand(lanes).numpy() < np.float32(eps) if lanes is not None else None
+            mask = acting_mask(base)
             if coin is not None and np.count_nonzero(coin) == lanes:
-                a = torch.randint(self.action_sz, (lanes,)).to(device)
+                a = (torch.randint(self.action_sz, (lanes,)) if mask is None else random_valid(mask)).to(device)
             else:
                 try: a = next(greedy)
                 except StopIteration: return
@@ -104,7 +108,9 @@ class EpsilonSelector(ExplorationBase):
                     if coin is None: coin = torch.rand(a.shape, device=device) < eps
                     elif np.count_nonzero(coin): coin = torch.from_numpy(coin).to(device)
                     else: coin = None   # every lane exploits
-                    if coin is not None and coin.any(): a = torch.where(coin, torch.randint_like(a, self.action_sz), a)
+                    if coin is not None and coin.any():
+                        r = torch.randint_like(a, self.action_sz) if mask is None else random_valid(mask).to(device)
+                        a = torch.where(coin, r, a)
             if explore and self.training:
                 for l in loggers: l.push(Record(self.title, eps))
             if self.training or self.decrement_on_val: self.steps += a.shape[0]
@@ -164,16 +170,18 @@ class TargetCalc(Pipe):
         "Double DQN with a target network: the online network chooses a*, the target network values it."
         return self.double and self.t_model is not None
 
-    def next_action(self, s_next:Tensor, q_next_t:Tensor)->Tensor:
-        "a* = argmax_a Q(s',a) of the online network (double) or of the target network."
+    def next_action(self, s_next:Tensor, q_next_t:Tensor, mask:Tensor|None=None)->Tensor:
+        "a* = argmax_a Q(s',a) of the online network (double) or of the target network, among `mask`'s actions."
         q_sel = self.model(s_next) if self.online_selects else q_next_t
-        return q_sel.argmax(-1)
+        return masked(q_sel, mask).argmax(-1)
 
     def target(self, b:SimpleStep)->Tensor:
-        q_next_t = self.t_net(b.next_state)
+        q_next_t, mask = self.t_net(b.next_state), b.next_action_mask
         if self.online_selects:
-            q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t)[:,None]).squeeze(1)
-        else: q_next = q_next_t.max(-1).values   # max_a' Q'(s',a'): one reduction, no index
+            q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t, mask)[:,None]).squeeze(1)
+        else: q_next = masked(q_next_t, mask).max(-1).values   # max_a' Q'(s',a'): one reduction, no index
+        # a next state with no valid action (an episode's end) has nothing to bootstrap from
+        if mask is not None: q_next = torch.where(mask.any(-1), q_next, torch.zeros_like(q_next))
         return td_target(b, q_next, self.gamma)
 
     def __iter__(self):

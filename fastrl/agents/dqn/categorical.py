@@ -84,7 +84,7 @@ class CategoricalTargetCalc(TargetCalc):
     def target(self, b:SimpleStep)->Tensor:
         net = self.t_net
         p_all = net.dist(b.next_state)                                   # [B,A,N]
-        a = self.next_action(b.next_state, (p_all * net.support).sum(-1))
+        a = self.next_action(b.next_state, (p_all * net.support).sum(-1), b.next_action_mask)
         p_next = p_all[torch.arange(len(a), device=a.device), a]         # [B,N]
         return categorical_projection(b, p_next, net.support, self.gamma)
 
