@@ -12,11 +12,11 @@ import torch
 from torch import Tensor
 
 # %% auto #0
-__all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float', 'ChainContractError',
-           'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating', 'FastrlError',
-           'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device', 'flatten_advice',
-           'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write', 'remove_stale_temporaries', 'append_line',
-           'image_layout', 'masked', 'random_valid']
+__all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'MASKED_LOGIT', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float',
+           'ChainContractError', 'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating',
+           'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device',
+           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
+           'remove_stale_temporaries', 'append_line', 'image_layout', 'masked', 'random_valid']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -346,9 +346,13 @@ def image_layout(space)->tuple|None:
 # %% ../nbs/00_core.ipynb #ae9b4f91
 import math
 
-def masked(x:Tensor, mask:Tensor|None)->Tensor:
-    "`x` (`[..., n]` scores: Q-values, logits) with the actions `mask` rules out at -inf; `x` itself without a mask."
-    return x if mask is None else x.masked_fill(~mask.to(x.device), -math.inf)
+def masked(x:Tensor, mask:Tensor|None, fill:float=-math.inf)->Tensor:
+    ("`x` (`[..., n]` scores: Q-values, logits) with the actions `mask` rules out at `fill` (-inf; a policy's logits "
+     "use `MASKED_LOGIT`); `x` itself without a mask.")
+    return x if mask is None else x.masked_fill(~mask.to(x.device), fill)
+
+# a ruled-out action's logit: probability exp(-1e9) = 0, yet finite, so KL and entropy terms are 0 * finite, not NaN
+MASKED_LOGIT = -1e9
 
 def random_valid(mask:Tensor)->Tensor:
     "One action per row drawn uniformly among those `mask` (`[B, n]` bool) allows."

@@ -6,7 +6,7 @@ chain that samples from them."""
 
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
-from ..core import ConfigError, flatten_advice, image_layout
+from ..core import ConfigError, flatten_advice, image_layout, masked, MASKED_LOGIT
 import math
 import numpy as np
 import torch
@@ -15,6 +15,8 @@ from torch.distributions import Bernoulli, Categorical, Independent, Normal
 from ..pipes.core import Pipe
 import gymnasium as gym
 from ..pipes.core import apply_dp_augmentation_fns
+from .core import acting_mask
+from ..pipes.core import pipe_chain
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
 # %% auto #0
@@ -36,14 +38,17 @@ def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity, encoder=N
 
 class StochasticActor(nn.Module):
     ("Base of stochastic actors: `forward(obs, act=None) -> (pi, logp_a)`; `log_prob(obs, act)` when only `logp_a` is "
-     "needed.")
-    def distribution(self, obs:Tensor): raise NotImplementedError
+     "needed. `mask` (`[B, n]` bool, the allowed actions) is passed only where the env masks actions.")
+    def distribution(self, obs:Tensor, mask:Tensor|None=None): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
-    def log_prob(self, obs:Tensor, act:Tensor)->Tensor:
-        return self.log_prob_from_distribution(self.distribution(obs), act)
-    def forward(self, obs:Tensor, act:Tensor|None=None)->tuple:
-        pi = self.distribution(obs)
+    def log_prob(self, obs:Tensor, act:Tensor, mask:Tensor|None=None)->Tensor:
+        return self.log_prob_from_distribution(self.distribution(obs, mask), act)
+    def forward(self, obs:Tensor, act:Tensor|None=None, mask:Tensor|None=None)->tuple:
+        pi = self.distribution(obs, mask)
         return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
+
+def _no_mask(who:str, mask):
+    if mask is not None: raise ConfigError(f"{who} has no action masks: masks are honoured for Discrete actions")
 
 def _pick(logp_all:Tensor, act:Tensor)->Tensor:
     "The entries of `logp_all` [B,n] at the actions `act` [B]."
@@ -53,15 +58,18 @@ class MLPCategoricalActor(StochasticActor):
     "pi(a|s) = Categorical(logits = MLP(s)) for `Discrete(n)` actions."
     def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
         super().__init__(); self.logits_net = mlp([obs_dim, *hidden_sizes, act_dim], activation, encoder=encoder)
-    def distribution(self, obs): return Categorical(logits=self.logits_net(obs), validate_args=False)
+    # a mask puts the logits of ruled-out actions at -inf: they get probability 0
+    def distribution(self, obs, mask=None):
+        return Categorical(logits=masked(self.logits_net(obs), mask, MASKED_LOGIT), validate_args=False)
     def log_prob_from_distribution(self, pi, act): return _pick(pi.logits, act)   # logits are normalised
-    def log_prob(self, obs, act): return _pick(torch.log_softmax(self.logits_net(obs), -1), act)
+    def log_prob(self, obs, act, mask=None):
+        return _pick(torch.log_softmax(masked(self.logits_net(obs), mask, MASKED_LOGIT), -1), act)
     # Gumbel-max: argmax(logits + Gumbel noise) ~ Categorical(softmax(logits)), 4x faster than multinomial for small
     # batches
-    def sample(self, obs):
+    def sample(self, obs, mask=None):
         logits = self.logits_net(obs)
-        return (logits - torch.empty_like(logits).exponential_().log()).argmax(-1)
-    def mode(self, obs): return self.logits_net(obs).argmax(-1)
+        return masked(logits - torch.empty_like(logits).exponential_().log(), mask).argmax(-1)
+    def mode(self, obs, mask=None): return masked(self.logits_net(obs), mask).argmax(-1)
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
@@ -72,10 +80,13 @@ class MLPGaussianActor(StochasticActor):
         super().__init__()
         self.log_std = nn.Parameter(torch.full((act_dim,), -0.5))
         self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation, encoder=encoder)
-    def distribution(self, obs): return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
+    def distribution(self, obs, mask=None):
+        _no_mask('a Box action space', mask)
+        return Normal(self.mu_net(obs), torch.exp(self.log_std), validate_args=False)
     # independent dims: sum over the last axis
     def log_prob_from_distribution(self, pi, act): return pi.log_prob(act).sum(-1)
-    def log_prob(self, obs, act):
+    def log_prob(self, obs, act, mask=None):
+        _no_mask('a Box action space', mask)
         return (-0.5 * ((act - self.mu_net(obs)) * torch.exp(-self.log_std))**2 - self.log_std - _HALF_LOG_2PI).sum(-1)
     def sample(self, obs):
         mu = self.mu_net(obs)
@@ -104,7 +115,8 @@ class MLPFactoredActor(StochasticActor):
         "`[B, n]` Bernoulli logits, or `[B, k, width]` categorical ones (-inf past each component's n)."
         l = self.logits_net(obs)
         return l if self.binary else l.view(*l.shape[:-1], self.k, self.width).masked_fill(self.pad, -math.inf)
-    def distribution(self, obs):
+    def distribution(self, obs, mask=None):
+        _no_mask('a MultiDiscrete or MultiBinary action space', mask)
         d = (Bernoulli(logits=self.logits(obs), validate_args=False) if self.binary
              else Categorical(logits=self.logits(obs), validate_args=False))
         return Independent(d, 1, validate_args=False)
@@ -260,12 +272,15 @@ class PolicySampler(Pipe):
             self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
                                   for b in (action_space.low, action_space.high))
     def __iter__(self):
+        base = pipe_chain(self)[0]
         for obs in self.source_datapipe:
             obs = obs.to(self.device, torch.float32)
+            mask = acting_mask(base)   # an env's action mask: sampled (or chosen) among the allowed actions
+            kw = {} if mask is None else {'mask': mask.to(self.device)}
             with torch.no_grad():
-                if self.training: a = self.ac.pi.sample(obs)
+                if self.training: a = self.ac.pi.sample(obs, **kw)
                 else:
-                    a = self.ac.pi.mode(obs)
+                    a = self.ac.pi.mode(obs, **kw)
                     if self.low is not None: a = torch.clamp(a, self.low, self.high)
             yield a
 

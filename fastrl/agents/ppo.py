@@ -51,8 +51,8 @@ class PPOPolicyLoss(VPGPolicyLoss):
     def loss_fn(self, ac, r:Rollout, ent:bool=False, stats:bool=True)->tuple:
         ("The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, "
          "not every step).")
-        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act)   # a step needs no distribution object
-        else: pi, logp = ac.pi(r.obs, r.act)
+        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.mask_kw)   # a step needs no distribution object
+        else: pi, logp = ac.pi(r.obs, r.act, **r.mask_kw)
         loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio, stats)
         if ent: info['ent'] = pi.entropy().mean().detach()
         return loss, info

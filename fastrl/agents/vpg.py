@@ -26,7 +26,7 @@ __all__ = ['vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearn
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
     "VPG's policy loss `-(logp * adv).mean()` and `dict(kl, ent)`."
-    pi, logp = ac.pi(r.obs, r.act)
+    pi, logp = ac.pi(r.obs, r.act, **r.mask_kw)
     loss = -(logp * r.adv).mean()
     return loss, dict(kl=(r.logp - logp).mean().detach(), ent=pi.entropy().mean().detach())
 

@@ -24,13 +24,18 @@ class Rollout(NamedTuple):
     adv:Tensor   # [M] GAE(lambda) advantages, normalised
     logp:Tensor  # [M] log pi(act|obs) of the policy that acted
     v:Tensor     # [M] V(obs) of the value function at collection time
+    mask:Tensor|None=None   # [M,n] bool, the actions allowed in obs (an env's `info['action_mask']`)
 
     @property
     def bs(self)->int: return self.obs.shape[0]
     def __getitem__(self, i):
         "Integer `i` gets a field; an index tensor or slice selects rows of every field (a minibatch)."
         if isinstance(i, int): return tuple.__getitem__(self, i)
-        return Rollout(*(t[i] for t in self))
+        return Rollout(*(None if t is None else t[i] for t in self))
+    @property
+    def mask_kw(self)->dict:
+        "`dict(mask=...)` for the policy's calls where the env masks actions, else empty (any actor takes that)."
+        return {} if self.mask is None else {'mask': self.mask}
 
 def is_rollout(o)->bool: return isinstance(o, Rollout)
 
@@ -96,6 +101,7 @@ class AdvantageBuffer(Pipe):
         self.buf = dict(obs=z(step.state, o), act=z(step.action), rew=z(step.reward, torch.float32),
                         next_obs=z(step.next_state, o), terminated=z(step.terminated),
                         truncated=z(step.truncated))
+        if step.action_mask is not None: self.buf['mask'] = z(step.action_mask)
 
     def add(self, step:SimpleStep):
         "Write one step batch into row `t`."
@@ -107,6 +113,7 @@ class AdvantageBuffer(Pipe):
         # CRITICAL: the true final obs of finished lanes (GymStepper), bootstrapped on cuts
         b['next_obs'][t] = step.next_state
         b['terminated'][t], b['truncated'][t] = step.terminated, step.truncated
+        if 'mask' in b: b['mask'][t] = step.action_mask
         self.t += 1
 
     @torch.no_grad()
@@ -115,7 +122,8 @@ class AdvantageBuffer(Pipe):
         b, T, N = self.buf, self.T, self.N
         flat = lambda x: x.reshape((T*N,) + tuple(x.shape[2:]))
         obs, act = flat(b['obs']), flat(b['act'])
-        _, logp = self.ac.pi(obs, act)
+        mask = flat(b['mask']).clone() if 'mask' in b else None
+        _, logp = self.ac.pi(obs, act, **({} if mask is None else {'mask': mask}))
         v = self.ac.v(obs).reshape(T, N)
         cut = b['truncated'].clone(); cut[-1] = True
         cut &= ~b['terminated']
@@ -127,7 +135,7 @@ class AdvantageBuffer(Pipe):
             mean, std = _global_mean_std(adv)
             adv = (adv - mean) / (std + 1e-8)
         self.t = 0
-        return Rollout(obs=obs.clone(), act=act.clone(), ret=flat(ret), adv=adv, logp=logp, v=flat(v))
+        return Rollout(obs=obs.clone(), act=act.clone(), ret=flat(ret), adv=adv, logp=logp, v=flat(v), mask=mask)
 
     def __iter__(self):
         for o in self.source_datapipe:
