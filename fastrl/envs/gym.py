@@ -15,7 +15,6 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import masked, random_valid
 from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
 from .envpool import pooled
@@ -191,8 +190,9 @@ class GymStepper(Pipe):
     def act(self, state:Tensor)->np.ndarray:
         # step_n: 0 where a lane's episode starts, so an agent with per-lane state (`LaneState`) resets those lanes
         mask = None if self.mask is None else torch.from_numpy(self.mask)
-        if self.agent is None:
-            return self.env.action_space.sample() if mask is None else random_valid(mask).numpy()
+        if self.agent is None:   # random actions from the env's own (checkpointed) generator, among the allowed ones
+            if mask is None: return self.env.action_space.sample()
+            return self.env.action_space.sample(mask=tuple(m.astype(np.int8) for m in self.mask))
         return self.agent.act(SimpleStep(state=state, step_n=torch.from_numpy(self.step_n), action_mask=mask))
 
     def __iter__(self):
