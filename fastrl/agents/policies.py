@@ -7,6 +7,7 @@ chain that samples from them."""
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
 from ..core import ConfigError, flatten_advice, image_layout, masked, MASKED_LOGIT
+from ..envs.packed import is_packed, unpack
 import math
 import numpy as np
 import torch
@@ -21,8 +22,8 @@ from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, Nump
 
 # %% auto #0
 __all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPFactoredActor', 'MLPCritic', 'NatureCNN',
-           'image_encoder', 'encode_space', 'obs_encoding', 'in_features', 'FlattenObs', 'obs_input', 'MLPActorCritic',
-           'PolicySampler', 'ActorCriticAgent']
+           'image_encoder', 'encode_space', 'MultiInputEncoder', 'obs_encoding', 'in_features', 'FlattenObs',
+           'obs_input', 'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity, encoder=None)->nn.Sequential:
@@ -178,13 +179,40 @@ def image_encoder(space:gym.spaces.Box, encoder=None)->nn.Module:
     return enc
 
 def encode_space(space:gym.Space, encoder=None)->nn.Module:
-    "The first layer of a network taking observations of `space`: an `image_encoder`, or a one-hot `FlattenObs`."
+    ("The first layer of a network taking observations of `space`: a `MultiInputEncoder` of packed `Dict`/`Tuple` "
+     "observations, an `image_encoder`, or a one-hot `FlattenObs`.")
+    if is_packed(space): return MultiInputEncoder(space, encoder)
     return image_encoder(space, encoder) if image_layout(space) else FlattenObs(space)
+
+class MultiInputEncoder(nn.Module):
+    ("Packed `Dict`/`Tuple` observations (`PackedBox` rows) -> `[*B, dim]` features: each image part through its own "
+     "`image_encoder`, each `Discrete`/`MultiDiscrete` part one-hot, every other part flattened to floats, all side "
+     "by side (the network's hidden layers after it fuse them).")
+    def __init__(self, space, encoder=None):
+        super().__init__()
+        self.space, self.encs, dims = space, nn.ModuleDict(), []
+        for key, s, *_ in space.layout:
+            name = key.replace('.', '_') or '_'
+            lay = image_layout(s)
+            if lay and min(lay[1:3]) >= 36:   # a picture: its own CNN; a small grid is flattened with the vectors
+                self.encs[name] = image_encoder(s, encoder); dims.append(self.encs[name].dim)
+            elif isinstance(s, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)):
+                self.encs[name] = FlattenObs(s); dims.append(self.encs[name].dim)
+            else: dims.append(int(np.prod(s.shape, dtype=np.int64)))
+        self.dim = int(sum(dims))
+    def forward(self, x:Tensor)->Tensor:
+        b = x.shape[:-1]
+        out = []
+        for key, part in unpack(x, self.space).items():
+            name = key.replace('.', '_') or '_'
+            out.append(self.encs[name](part) if name in self.encs else part.float().reshape(*b, -1))
+        return torch.cat(out, -1)
+    def extra_repr(self): return f"keys={[k for k, *_ in self.space.layout]}, dim={self.dim}"
 
 def obs_encoding(space:gym.Space, encoder=None)->tuple:
     ("`(width, module)` of observations of `space` for a network that takes a flat input: a flat `Box`'s size and no "
      "module, or an image `Box`'s `image_encoder` and its `dim` (a network then encodes before its first layer).")
-    if image_layout(space): enc = image_encoder(space, encoder); return enc.dim, enc
+    if image_layout(space) or is_packed(space): enc = encode_space(space, encoder); return enc.dim, enc
     return int(space.shape[0]), None
 
 def in_features(x, encoder=None)->int:
@@ -215,6 +243,7 @@ class FlattenObs(nn.Module):
 def obs_input(space:gym.Space, who:str='the network', alternative:str='pass your own network')->int|gym.Space:
     ("The input `mlp` takes for observations of `space`: the size of a flat `Box`, or the `Discrete`/`MultiDiscrete` "
      "space itself (one-hot encoded), or an image `Box` itself (a `NatureCNN` encodes it).")
+    if is_packed(space): return space   # Dict/Tuple observations: a MultiInputEncoder unpacks them
     if isinstance(space, gym.spaces.Box) and len(space.shape) == 1: return int(space.shape[0])
     if isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)) or image_layout(space): return space
     raise ConfigError(f"{who} needs flat Box, Discrete, MultiDiscrete or image observations, got "

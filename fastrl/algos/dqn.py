@@ -17,6 +17,7 @@ from ..experiments.guards import check_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs, image_layout
 from ..envs.atari import clip_for
+from ..envs.packed import is_packed
 from ..agents.dqn.target import TargetNetwork
 from ..agents.dqn.double import DoubleDQN
 from ..agents.dqn.categorical import Categorical, c51_support, declared_reward_range
@@ -91,8 +92,9 @@ def dqn(env_fn,
         raise ConfigError("dqn needs Box, Discrete or MultiDiscrete observations, but the env has "
                           f"{_space_str(obs_space)}; {flatten_advice(obs_space)}.")
     check_kwargs(q_network, q_kwargs, 'q_kwargs')
-    # an image Box goes to the Q-network as the space itself: fastrl's networks put a NatureCNN first
-    image = image_layout(obs_space) is not None
+    # an image Box (or packed Dict/Tuple observations) goes to the Q-network as the space itself: fastrl's networks
+    # put a NatureCNN (a MultiInputEncoder) first
+    image = image_layout(obs_space) is not None or is_packed(obs_space)
     if not image and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) > 1:
         raise ConfigError(f"dqn takes flat Box or image observations (a 2-D image, or 3-D with at most 4 channels first "
                           f"or last), but the env has {_space_str(obs_space)}: "

@@ -15,6 +15,7 @@ from ..experiments.guards import check_kwargs
 from ..learner.core import BasicOptStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..memory.frames import frame_storage
+from ..envs.packed import is_packed
 from ..envs.gym import GymStepper
 from ..envs.nstep import NStepper
 from ..pipes.core import find_dps
@@ -40,12 +41,14 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
                              ", " if image_layout(obs_space) else '') + "pass an actor_critic that encodes them (e.g. "
                           "with fastrl.agents.policies.NatureCNN), or wrap the env in "
                           "gymnasium.wrappers.FlattenObservation")
-    if not isinstance(obs_space, gym.spaces.Box) and getattr(actor_critic, '__module__', '').startswith('fastrl.'):
+    if ((not isinstance(obs_space, gym.spaces.Box) or (is_packed(obs_space) and not getattr(actor_critic, 'takes_images', False)))
+            and getattr(actor_critic, '__module__', '').startswith('fastrl.')):
         # integer labels read as numbers would not mean what a network assumes (and fail on their dtype)
         takes = 'flat Box observations' + (' or images' if getattr(actor_critic, 'takes_images', False) else '')
         onehot = ' (one-hot)' if isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)) else ''
-        raise ConfigError(f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(obs_space)}: "
-                          f"{flatten_advice(obs_space)}{onehot}, or pass an actor_critic that takes them")
+        shown = obs_space.source if is_packed(obs_space) else obs_space   # the space as the env declares it
+        raise ConfigError(f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(shown)}: "
+                          f"{flatten_advice(shown)}{onehot}, or pass an actor_critic that takes them")
     try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
     except ConfigError: raise
     # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself

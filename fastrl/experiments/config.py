@@ -14,6 +14,7 @@ from fastcore.all import L
 from ..core import ConfigError
 from ..envs.gym import GymTransformBlock
 from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
+from ..envs.packed import packed_env
 from ..data.block import DataBlock
 
 # %% auto #0
@@ -67,6 +68,7 @@ class EnvFn:
             # an ALE id: with the DQN literature's preprocessing (`envs.atari`), its keywords among `kwargs`
             e = make_atari(self.env, **kw) if is_ale_id(self.env) else gym.make(self.env, **kw)
         else: e = self.env()
+        e = packed_env(e)   # Dict and Tuple observations as one byte row (`fastrl.envs.packed`)
         if self.max_ep_len: e = gym.wrappers.TimeLimit(e, self.max_ep_len)
         return e
 
