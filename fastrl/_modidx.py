@@ -739,6 +739,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                  'fastrl.envs.gym._env_fn': ('envs.gym.html#_env_fn', 'fastrl/envs/gym.py'),
                                  'fastrl.envs.gym._life_lost': ('envs.gym.html#_life_lost', 'fastrl/envs/gym.py'),
                                  'fastrl.envs.gym._mask': ('envs.gym.html#_mask', 'fastrl/envs/gym.py'),
+                                 'fastrl.envs.gym._packed_call': ('envs.gym.html#_packed_call', 'fastrl/envs/gym.py'),
                                  'fastrl.envs.gym._sync_frame': ('envs.gym.html#_sync_frame', 'fastrl/envs/gym.py'),
                                  'fastrl.envs.gym.env_step_counter': ('envs.gym.html#env_step_counter', 'fastrl/envs/gym.py'),
                                  'fastrl.envs.gym.make_vec_env': ('envs.gym.html#make_vec_env', 'fastrl/envs/gym.py')},

@@ -18,6 +18,8 @@ from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
 from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
 from .envpool import pooled
+from .packed import packed_env
+import functools
 from .nstep import *   # n-step transitions: still importable from here
 from .nstep import NStepper, FirstLastMerger, NSkipper
 
@@ -29,9 +31,13 @@ __all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'StepLister', 'Rewa
 if not (os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')):
     os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')
 
+def _packed_call(fn): return packed_env(fn())
+
 def _env_fn(env, render_mode=None)->Callable:
-    if callable(env) and not isinstance(env, str): return env
-    def make(): return gym.make(env, render_mode=render_mode)
+    "A lane's factory: its `Dict`/`Tuple` observations packed (`fastrl.envs.packed`; an `EnvFn` packs them itself)."
+    if callable(env) and not isinstance(env, str):
+        return env if hasattr(env, 'env_name') else functools.partial(_packed_call, env)
+    def make(): return packed_env(gym.make(env, render_mode=render_mode))
     return make
 
 def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:str|None=None, copy:bool=True):
