@@ -39,8 +39,10 @@ def read_rows(path:Path, out:Tensor):
     "Read a `write_rows` file into `out` (its shape and dtype), in place; a `ValueError` naming a file that differs."
     raw = _raw(out)
     with open(path, 'rb') as f:
-        if np.lib.format.read_magic(f) != (2, 0): raise ValueError(f"{path} is not a replay file")
-        shape, _, dt = np.lib.format.read_array_header_2_0(f)
+        try:
+            if np.lib.format.read_magic(f) != (2, 0): raise ValueError("not format 2.0")
+            shape, _, dt = np.lib.format.read_array_header_2_0(f)
+        except ValueError as e: raise ValueError(f"{path} is not a replay file ({e}): it was damaged") from None
         want = torch.empty(0, dtype=raw.dtype).numpy().dtype
         if tuple(shape) != tuple(out.shape) or dt != want:
             raise ValueError(f"{path} holds {dt}{list(shape)}, the replay expects {want}{list(out.shape)}")
