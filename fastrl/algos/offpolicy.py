@@ -24,6 +24,24 @@ from ..pipes.core import find_dps
 __all__ = ['box_actor_critic', 'offpolicy_counts', 'scale_learner']
 
 # %% ../../nbs/31_algos.offpolicy.ipynb #b0xac001
+def _default_ac_refusal(obs_space, images:bool, algo:str, name:str)->str|None:
+    ("Why a default off-policy actor-critic (`images`: one that encodes images and packed `Dict`/`Tuple` rows) cannot "
+     "take `obs_space`, or `None` when it can.")
+    packed, lay = is_packed(obs_space), image_layout(obs_space)
+    if isinstance(obs_space, gym.spaces.Box) and not packed and (len(obs_space.shape) == 1 or (images and lay)): return None
+    if packed and images: return None
+    if isinstance(obs_space, gym.spaces.Box) and not packed:   # a picture this network cannot take, or no picture
+        takes = "flat Box observations" if lay else "flat Box observations or images (HxW, or with at most 4 channels first or last)"
+        return (f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(obs_space)}: "
+                + (f"images reach dqn, vpg, ppo, trpo, ddpg, td3 and sac through a NatureCNN; for {algo}, " if lay else '')
+                + "pass an actor_critic that encodes them (e.g. with fastrl.agents.policies.NatureCNN), or wrap the env "
+                "in gymnasium.wrappers.FlattenObservation")
+    # labels or parts: integer labels read as numbers would not mean what a network assumes (and fail on their dtype)
+    shown = obs_space.source if packed else obs_space   # the space as the env declares it
+    onehot = ' (one-hot)' if isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)) else ''
+    return (f"{algo}'s default actor_critic takes flat Box observations{' or images' if images else ''}, and {name} has "
+            f"{_space_str(shown)}: {flatten_advice(shown)}{onehot}, or pass an actor_critic that takes them")
+
 def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, algo:str)->tuple:
     ("`(env_fn, ac, act_space)` of an off-policy entry function: `env_fn` as an `EnvFn` with `max_ep_len`, its action "
      "space checked to be a `Box`, `actor_critic` built for its spaces (rank 0's parameters on every process).")
@@ -31,24 +49,9 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, algo, name)
     check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
-    if (isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) > 1
-            and getattr(actor_critic, '__module__', '').startswith('fastrl.')
-            and not (image_layout(obs_space) and getattr(actor_critic, 'takes_images', False))):
-        takes = ("flat Box observations" if image_layout(obs_space) else
-                 "flat Box observations or images (HxW, or with at most 4 channels first or last)")
-        raise ConfigError(f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(obs_space)}: "
-                          + ("images reach dqn, vpg, ppo, trpo, ddpg, td3 and sac through a NatureCNN; for " + algo +
-                             ", " if image_layout(obs_space) else '') + "pass an actor_critic that encodes them (e.g. "
-                          "with fastrl.agents.policies.NatureCNN), or wrap the env in "
-                          "gymnasium.wrappers.FlattenObservation")
-    if ((not isinstance(obs_space, gym.spaces.Box) or (is_packed(obs_space) and not getattr(actor_critic, 'takes_images', False)))
-            and getattr(actor_critic, '__module__', '').startswith('fastrl.')):
-        # integer labels read as numbers would not mean what a network assumes (and fail on their dtype)
-        takes = 'flat Box observations' + (' or images' if getattr(actor_critic, 'takes_images', False) else '')
-        onehot = ' (one-hot)' if isinstance(obs_space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete)) else ''
-        shown = obs_space.source if is_packed(obs_space) else obs_space   # the space as the env declares it
-        raise ConfigError(f"{algo}'s default actor_critic takes {takes}, and {name} has {_space_str(shown)}: "
-                          f"{flatten_advice(shown)}{onehot}, or pass an actor_critic that takes them")
+    if getattr(actor_critic, '__module__', '').startswith('fastrl.'):   # fastrl's own: what it takes is known
+        refusal = _default_ac_refusal(obs_space, getattr(actor_critic, 'takes_images', False), algo, name)
+        if refusal: raise ConfigError(refusal)
     try: ac = actor_critic(obs_space, act_space, **ac_kwargs)
     except ConfigError: raise
     # the default actor-critics size their nets by observation_space.shape[0]; a user's may take other spaces itself
@@ -79,9 +82,9 @@ def scale_learner(learner):
     steppers = find_dps(learner, GymStepper)
     space = steppers[0].env.single_observation_space if steppers else None
     nsteps = max([s.n for s in find_dps(learner, NStepper)], default=1)
+    make = frame_storage(space, nsteps)
     for er in find_dps(learner, ExperienceReplay):
         er.keep_ratio = True
-        make = frame_storage(space, nsteps)
         if make is not None and er.storage is None and not len(er.memory):
             m = er.memory; er.memory, er.storage = make(m.max_sz, m.device, m.fields), make
     if dp_world()[1] > 1:
