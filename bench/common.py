@@ -36,6 +36,7 @@ def evaluate(policy, env_id, seed, n_episodes=N_EVAL_EPISODES):
     env, returns = gym.make(env_id), []
     for ep in range(n_episodes):
         obs, _ = env.reset(seed=seed if ep == 0 else None)
+        if hasattr(policy, 'reset'): policy.reset()   # a recurrent policy restarts its state with the episode
         done, ret = False, 0.0
         while not done:
             act = policy(obs)

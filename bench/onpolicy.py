@@ -38,6 +38,16 @@ def ac_policy(ac):
     return policy
 
 
+class recurrent_policy:
+    "Deterministic numpy policy of a recurrent actor-critic for `evaluate`: its state carried, restarted by `reset()`."
+    def __init__(self, ac): self.ac = ac; self.reset()
+    def reset(self): self.h = self.ac.initial(1)[:, 0]
+    @torch.no_grad()
+    def __call__(self, obs):
+        a, self.h = self.ac.pi.act(torch.as_tensor(obs, dtype=torch.float32)[None], self.h, deterministic=True)
+        return a[0].numpy()
+
+
 def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     """Train fastrl's `algo` learner ('ppo', 'vpg', 'trpo') for `ceil(steps / steps_per_epoch)` epochs of
     `n_envs*n_steps` transitions (one learner batch each); time `fit` only; evaluate the deterministic policy."""
@@ -53,12 +63,20 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     from fastrl.agents.ppo import PPOLearner, LinearAnneal, PPOJointLoss
     torch.manual_seed(seed)
     probe = gym.make(env_id)
-    ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=nn.Tanh)
+    act_fn = hp.get('activation', nn.Tanh)
+    if hp.get('rnn'):   # a recurrent actor-critic: the cell, then MLP heads of net_arch
+        from fastrl.agents.recurrent import RecurrentActorCritic
+        ac = RecurrentActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64]),
+                                  activation=act_fn, rnn=hp['rnn'], rnn_size=hp.get('lstm_hidden_size', 64))
+        common_seq = dict(seq_len=hp.get('seq_len', hp['n_steps']))
+    else:
+        ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=act_fn)
+        common_seq = {}
     N, T = hp['n_envs'], hp['n_steps']
     spe = N * T
     dls = L(DataBlock(GymTransformBlock(agent=ActorCriticAgent(ac), seed=seed, num_envs=N, bs=T)).dataloaders([ClipBoxActions(env_id)]))
     common = dict(steps_per_epoch=spe, gamma=hp['gamma'], lam=hp['gae_lambda'], vf_lr=hp.get('vf_lr', hp['learning_rate']),
-                  train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'))
+                  train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'), **common_seq)
     if algo == 'ppo':
         learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
                              mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True), **common)
@@ -76,7 +94,7 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
         learner = LearnerHead(anneal(learner.source_datapipe))
     with CPUTimer() as t: learner.fit(epochs)
     CPU_S['fastrl', seed] = t.cpu_s * steps / (epochs * spe)
-    return epochs * spe / t.s, evaluate(ac_policy(ac), env_id, eval_seed(seed))
+    return epochs * spe / t.s, evaluate(recurrent_policy(ac) if hp.get('rnn') else ac_policy(ac), env_id, eval_seed(seed))
 
 
 def bench_main(doc, name, runners, hp, steps, quick_steps):

@@ -105,7 +105,10 @@ class AgentHead(Pipe):
 
     def __call__(self, steps):
         "Yield one action per step of `steps`, each without batch dimension (the original fastrl page's single-step API)."
-        for s in steps: yield self._next(SimpleStep.batch([s]), True)
+        for s in steps:
+            b = SimpleStep.batch([s])
+            for dp in self._lane_pipes(): dp.begin(b)   # a lane's state carries on, and restarts with its episode
+            yield self._next(b, True)
 
     def __iter__(self): yield from self.source_datapipe
 

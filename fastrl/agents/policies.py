@@ -23,7 +23,7 @@ from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, Nump
 # %% auto #0
 __all__ = ['mlp', 'StochasticActor', 'MLPCategoricalActor', 'MLPGaussianActor', 'MLPFactoredActor', 'MLPCritic', 'NatureCNN',
            'image_encoder', 'encode_space', 'MultiInputEncoder', 'obs_encoding', 'in_features', 'FlattenObs',
-           'obs_input', 'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
+           'obs_input', 'policy_head', 'MLPActorCritic', 'PolicySampler', 'ActorCriticAgent']
 
 # %% ../../nbs/14_agents.policies.ipynb #3ea0b317
 def mlp(sizes:list, activation=nn.Tanh, output_activation=nn.Identity, encoder=None)->nn.Sequential:
@@ -256,6 +256,20 @@ def _space_name(s)->str:
     return (f"Discrete({s.n})" if isinstance(s, gym.spaces.Discrete)
             else f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}")
 
+def policy_head(obs_dim:int|gym.Space, action_space:gym.Space, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None,
+                algo:str='VPG, TRPO and PPO')->StochasticActor:
+    ("The stochastic actor `action_space` calls for, on inputs `obs_dim`: a diagonal Gaussian for a flat `Box`, a "
+     "categorical for `Discrete`, a factored one for `MultiDiscrete`/`MultiBinary`; else a `ConfigError` naming the "
+     "space.")
+    if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
+        return MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder)
+    if isinstance(action_space, gym.spaces.Discrete):
+        return MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation, encoder)
+    if isinstance(action_space, (gym.spaces.MultiDiscrete, gym.spaces.MultiBinary)):
+        return MLPFactoredActor(obs_dim, action_space, hidden_sizes, activation, encoder)
+    raise ConfigError(f"{algo} need a Discrete, flat Box, MultiDiscrete or MultiBinary action space, got "
+                      f"{_space_name(action_space)}; wrap the env to one of these or pass your own actor_critic.")
+
 class MLPActorCritic(nn.Module):
     "Spinning Up's MLP actor-critic: `pi` (categorical or diagonal Gaussian) and `v`, built from the env's spaces."
     def __init__(self,
@@ -269,15 +283,7 @@ class MLPActorCritic(nn.Module):
         super().__init__()
         obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic",
                             'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
-        if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
-            self.pi = MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder)
-        elif isinstance(action_space, gym.spaces.Discrete):
-            self.pi = MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation, encoder)
-        elif isinstance(action_space, (gym.spaces.MultiDiscrete, gym.spaces.MultiBinary)):
-            self.pi = MLPFactoredActor(obs_dim, action_space, hidden_sizes, activation, encoder)
-        else:
-            raise ConfigError(f"{algo} need a Discrete, flat Box, MultiDiscrete or MultiBinary action space, got "
-                              f"{_space_name(action_space)}; wrap the env to one of these or pass your own actor_critic.")
+        self.pi = policy_head(obs_dim, action_space, hidden_sizes, activation, encoder, algo)
         self.v = MLPCritic(obs_dim, hidden_sizes, activation, encoder)
 
     def step(self, obs)->tuple:
@@ -319,10 +325,11 @@ def ActorCriticAgent(
         dp_augmentation_fns:list|None=None, # Augmentations of the agent chain
         algo:str='VPG/TRPO/PPO', # Names the algorithm in error messages
     )->AgentHead:
-    "The on-policy agent: observation -> `PolicySampler` -> numpy actions for the vector env."
+    ("The on-policy agent: observation -> `PolicySampler` (or the actor-critic's own `agent_sampler`, e.g. a recurrent "
+     "one's) -> numpy actions for the vector env.")
     agent = AgentBase(ac, logger_bases)
     agent = StepFieldSelector(agent, field='state')
-    agent = PolicySampler(agent, ac)
+    agent = getattr(ac, 'agent_sampler', PolicySampler)(agent, ac)
     agent = ActionUnbatcher(agent)
     agent = NumpyConverter(agent)
     agent = apply_dp_augmentation_fns(agent, dp_augmentation_fns)

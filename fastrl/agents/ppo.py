@@ -51,8 +51,8 @@ class PPOPolicyLoss(VPGPolicyLoss):
     def loss_fn(self, ac, r:Rollout, ent:bool=False, stats:bool=True)->tuple:
         ("The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, "
          "not every step).")
-        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.mask_kw)   # a step needs no distribution object
-        else: pi, logp = ac.pi(r.obs, r.act, **r.mask_kw)
+        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.pi_kw)   # a step needs no distribution object
+        else: pi, logp = ac.pi(r.obs, r.act, **r.pi_kw)
         loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio, stats)
         if ent: info['ent'] = pi.entropy().mean().detach()
         return loss, info
@@ -74,7 +74,7 @@ class PPOPolicyLoss(VPGPolicyLoss):
             with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True)
             done, stop = 0, False
             for i in range(self.train_pi_iters):
-                for idx in minibatches(r.bs, self.mb_size):
+                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
                     loss, info = self.loss_fn(self.ac, r[idx], stats=self.target_kl is not None)
                     if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
                     yield Loss(loss, title='LossPi', opt=self.opt)
@@ -130,7 +130,7 @@ class PPOJointLoss(Pipe):
             done, stop = 0, False
             for i in range(max(self.train_pi_iters, self.train_v_iters)):
                 pi_on = not stop and i < self.train_pi_iters
-                for idx in minibatches(r.bs, self.mb_size):
+                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
                     b, losses, opts = r[idx], [], []
                     if pi_on:
                         loss, info = self.loss_fn(self.ac, b, stats=self.target_kl is not None)

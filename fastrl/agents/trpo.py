@@ -110,7 +110,7 @@ class TRPOPolicyUpdate(VPGPolicyLoss):
         self.backtrack_iters,self.backtrack_coeff = backtrack_iters,backtrack_coeff
 
     def surrogate(self, r:Rollout, pi=None)->Tensor:
-        pi = self.ac.pi.distribution(r.obs, **r.mask_kw) if pi is None else pi
+        pi = self.ac.pi.distribution(r.obs, **r.pi_kw) if pi is None else pi
         logp = self.ac.pi.log_prob_from_distribution(pi, r.act)
         return -(torch.exp(logp - r.logp) * r.adv).mean()
 
@@ -118,13 +118,13 @@ class TRPOPolicyUpdate(VPGPolicyLoss):
         for r in self.source_datapipe:
             if not is_rollout(r): yield r; continue
             params = [p for p in self.ac.pi.parameters() if p.requires_grad]
-            pi = self.ac.pi.distribution(r.obs, **r.mask_kw)
+            pi = self.ac.pi.distribution(r.obs, **r.pi_kw)
             pi_old = detach_distribution(pi)
             loss = self.surrogate(r, pi)
             g = dp_avg(flat_grad(loss, params))   # CRITICAL: averaged over ranks, as every Hv below
             # as VPG and PPO: a Gaussian's mean over samples and action dimensions
             loss_old, ent = loss.detach(), pi.entropy().mean().detach()
-            kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs, **r.mask_kw))
+            kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs, **r.pi_kw))
             Hx = lambda v: dp_avg(fisher_vector_product(kl_fn, params, v, self.damping_coeff))
             x = conjugate_gradient(Hx, g, self.cg_iters)
             alpha = torch.sqrt(2 * self.delta / (x @ Hx(x) + 1e-8))

@@ -26,7 +26,7 @@ __all__ = ['vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearn
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
     "VPG's policy loss `-(logp * adv).mean()` and `dict(kl, ent)`."
-    pi, logp = ac.pi(r.obs, r.act, **r.mask_kw)
+    pi, logp = ac.pi(r.obs, r.act, **r.pi_kw)
     loss = -(logp * r.adv).mean()
     return loss, dict(kl=(r.logp - logp).mean().detach(), ent=pi.entropy().mean().detach())
 
@@ -61,13 +61,13 @@ class ValueLoss(Pipe):
                  mb_size:int|None=None, opt=None):
         self.source_datapipe,self.ac,self.train_v_iters,self.mb_size = source_datapipe,ac,train_v_iters,mb_size
         self.opt = opt or make_optimizer(ac.v.parameters(), vf_lr)
-    def loss(self, r:Rollout)->Tensor: return ((self.ac.v(r.obs) - r.ret)**2).mean()
+    def loss(self, r:Rollout)->Tensor: return ((self.ac.v(r.obs, **r.v_kw) - r.ret)**2).mean()
     def __iter__(self):
         for r in self.source_datapipe:
             if not is_rollout(r): yield r; continue
             with torch.no_grad(): loss_old = self.loss(r)
             for _ in range(self.train_v_iters):
-                for idx in minibatches(r.bs, self.mb_size):
+                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
                     yield Loss(self.loss(r[idx]), title='LossV', opt=self.opt)
             with torch.no_grad(): loss_new = self.loss(r)
             yield Record('LossV', loss_old); yield Record('DeltaLossV', loss_new - loss_old)
@@ -107,6 +107,7 @@ def VPGLearner(
         dp_augmentation_fns:list|None=None, # Augmentations of the learner chain (PPO and TRPO add theirs first)
         device=None, # Device of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
+        seq_len:int=64, # A recurrent agent's training sequences: about this many steps of one lane
     )->LearnerHead:
     "VPG: GAE advantages, one policy-gradient step and `train_v_iters` value steps per epoch."
     rank, world = dp_world()
@@ -118,7 +119,7 @@ def VPGLearner(
     pipe = EpocherCollector(pipe)
     pipe = EpisodeCollector(pipe)
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
-    pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam)
+    pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam, seq_len=seq_len)
     pipe = VPGPolicyLoss(pipe, ac, pi_lr=pi_lr)
     pipe = ValueLoss(pipe, ac, vf_lr=vf_lr, train_v_iters=train_v_iters, mb_size=v_mb_size)
     pipe = BasicOptStepper(pipe, max_grad_norm=max_grad_norm, grad_hook=avg_grads)   # each loss's own optimisers

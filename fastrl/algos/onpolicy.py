@@ -13,9 +13,10 @@ import sys
 from ..envs.atari import clip_for, cut_note
 from ..experiments.guards import check_kwargs
 from ..agents.policies import ActorCriticAgent
+from ..memory.advantage_buffer import chunk_len
 
 # %% auto #0
-__all__ = ['ClipBoxActions', 'check_value_shape', 'onpolicy_setup']
+__all__ = ['ClipBoxActions', 'check_value_shape', 'recurrent_choice', 'onpolicy_setup']
 
 # %% ../../nbs/30_algos.onpolicy.ipynb #0d049225
 class ClipBoxActions:
@@ -40,6 +41,23 @@ def check_value_shape(ac, obs_space, algo:str):
         raise ConfigError(f"{algo}'s actor_critic.v must give one value per observation, shape [B]; "
                           f"{type(ac).__name__}.v gives {tuple(v.shape)} for B=2"
                           + (": squeeze its last dimension (v(obs).squeeze(-1))" if tuple(v.shape) == (2, 1) else ''))
+
+def recurrent_choice(actor_critic, rnn:str|None, seq_len:int, default, steps_per_epoch:int=0, num_envs:int=1):
+    ("The actor-critic class an entry function's `rnn` asks for: `RecurrentActorCritic` in place of the `default` "
+     "MLP one; a `ConfigError` naming the argument for a bad `rnn`/`seq_len` (one that cannot cut each lane's rows of "
+     "an epoch) or a user's actor_critic that is not recurrent.")
+    if rnn is None: return actor_critic
+    from ..agents.recurrent import RecurrentActorCritic, RNN_KINDS
+    if rnn not in RNN_KINDS:
+        raise ConfigError(f"rnn must be one of {', '.join(RNN_KINDS)} (or left out for an MLP policy), got {rnn!r}")
+    if not isinstance(seq_len, int) or seq_len < 1: raise ConfigError(f"seq_len must be a positive int, got {seq_len!r}")
+    rows = steps_per_epoch // dp_world()[1] // max(num_envs, 1)
+    if rows > 0: chunk_len(rows, seq_len)   # sequences that fit each lane's rows, checked before anything is written
+    if actor_critic is default: return RecurrentActorCritic
+    if not getattr(actor_critic, 'recurrent', False):
+        raise ConfigError(f"rnn={rnn!r} asks for a recurrent actor-critic, but actor_critic="
+                          f"{getattr(actor_critic, '__name__', actor_critic)} is not one: leave out one of the two")
+    return actor_critic
 
 def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:int, max_ep_len:int|None, num_envs:int,
                    algo:str, async_envs:bool=False, clip_rewards:bool|None=False)->tuple:

@@ -12,6 +12,7 @@ from ..agents.ppo import PPOPolicyLoss
 from ..agents.vpg import VPGPolicyLoss
 from ..pipes.core import ReplaceDp
 from ..pipes.ablations import Ablation, aug_edits, check_aug
+from .onpolicy import recurrent_choice
 
 # %% auto #0
 __all__ = ['ppo']
@@ -43,16 +44,20 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
         compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
         cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
+        rnn:str|None=None, # 'lstm' or 'gru': a recurrent actor-critic (`RecurrentActorCritic`) for partially observed envs (fastrl)
+        seq_len:int=64, # Recurrent: train on sequences of about this many steps of one lane (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
+    actor_critic = recurrent_choice(actor_critic, rnn, seq_len, MLPActorCritic, steps_per_epoch, num_envs)
     exp = Experiment(locals(), **logger_kwargs)
+    if rnn is not None: ac_kwargs = {**ac_kwargs, 'rnn': rnn}
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo',
                                     async_envs, clip_rewards)
     learner = PPOLearner(ac, dls, clip_ratio=clip_ratio, train_pi_iters=train_pi_iters, target_kl=target_kl,
                          mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
-                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters,
+                         pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters, seq_len=seq_len,
                          dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)

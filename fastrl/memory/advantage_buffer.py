@@ -10,14 +10,21 @@ import torch
 from torch import Tensor
 import torch.distributed as dist
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, dp_world, step_begins
+from ..core import SimpleStep, Record, is_step, dp_world, step_begins, ConfigError
 
 # %% auto #0
-__all__ = ['Rollout', 'is_rollout', 'gae_advantages', 'AdvantageBuffer']
+__all__ = ['Hidden', 'Rollout', 'is_rollout', 'gae_advantages', 'chunk_len', 'AdvantageBuffer']
 
 # %% ../../nbs/04b_memory.advantage_buffer.ipynb #14f4f9cc
+class Hidden(NamedTuple):
+    ("Where a recurrent network starts a batch of sequences: `h0` `[B, *S]`, the state the agent acted with at each "
+     "sequence's first step, and `first` `[B, L]`, True where a lane's episode starts (the state restarts there).")
+    h0:Tensor
+    first:Tensor
+
 class Rollout(NamedTuple):
-    "One epoch of on-policy data, flattened to `[T*N, ...]` rows (time-major)."
+    ("One epoch of on-policy data, flattened to `[T*N, ...]` rows (time-major); for a recurrent agent, `[B, L, ...]` "
+     "sequences of `L` steps of one lane each, with `h0` and `first`.")
     obs:Tensor   # [M,*obs_shape] observations
     act:Tensor   # [M,*act_shape] actions taken
     ret:Tensor   # [M] rewards-to-go, the value target
@@ -25,6 +32,8 @@ class Rollout(NamedTuple):
     logp:Tensor  # [M] log pi(act|obs) of the policy that acted
     v:Tensor     # [M] V(obs) of the value function at collection time
     mask:Tensor|None=None   # [M,n] bool, the actions allowed in obs (an env's `info['action_mask']`)
+    h0:Tensor|None=None     # [B,*S] a recurrent agent's state at each sequence's first step
+    first:Tensor|None=None  # [B,L] bool, where a lane's episode starts inside a sequence
 
     @property
     def bs(self)->int: return self.obs.shape[0]
@@ -33,9 +42,19 @@ class Rollout(NamedTuple):
         if isinstance(i, int): return tuple.__getitem__(self, i)
         return Rollout(*(None if t is None else t[i] for t in self))
     @property
-    def mask_kw(self)->dict:
-        "`dict(mask=...)` for the policy's calls where the env masks actions, else empty (any actor takes that)."
-        return {} if self.mask is None else {'mask': self.mask}
+    def seq_len(self)->int: return 1 if self.first is None else self.first.shape[1]
+    def batch_units(self, mb_size:int|None)->int|None:
+        "How many entries of the first dimension make a minibatch of about `mb_size` steps (whole sequences)."
+        return None if mb_size is None else max(1, mb_size // self.seq_len)
+    @property
+    def pi_kw(self)->dict:
+        ("Keyword arguments of the policy's calls: `mask` where the env masks actions, `hidden` for sequences; empty "
+         "otherwise (any actor takes that).")
+        return {**({} if self.mask is None else {'mask': self.mask}), **self.v_kw}
+    @property
+    def v_kw(self)->dict:
+        "`dict(hidden=Hidden(h0, first))` for a recurrent value function's calls on sequences, else empty."
+        return {} if self.first is None else {'hidden': Hidden(self.h0, self.first)}
 
 def is_rollout(o)->bool: return isinstance(o, Rollout)
 
@@ -61,6 +80,16 @@ def gae_advantages(rew:Tensor, v:Tensor, v_next_cut:Tensor, terminated:Tensor, t
     return adv, ret
 
 # %% ../../nbs/04b_memory.advantage_buffer.ipynb #76c4d383
+def chunk_len(T:int, seq_len:int)->int:
+    ("The length of a recurrent agent's training sequences for lanes of `T` rows: the largest divisor of `T` up to "
+     "`seq_len`; a `ConfigError` when that is under half of `seq_len` (and of `T`).")
+    L = max(d for d in range(1, min(T, seq_len) + 1) if T % d == 0)
+    if 2 * L < min(T, seq_len):
+        raise ConfigError(f"seq_len={seq_len}: each lane's {T} rows per epoch (steps_per_epoch / num_envs) cannot be "
+                          f"cut into sequences of about that length (the nearest divisor is {L}); choose "
+                          f"steps_per_epoch / num_envs with a divisor near seq_len, e.g. {T // seq_len * seq_len or seq_len}")
+    return L
+
 def _global_mean_std(x:Tensor)->tuple:
     "Mean and (population) std of `x` over all data-parallel ranks (this process only when not distributed)."
     if dp_world()[1] == 1: return x.mean(), x.std(unbiased=False)
@@ -81,11 +110,13 @@ class AdvantageBuffer(Pipe):
                  lam:float=0.97, # GAE parameter, $\lambda$ (0.9-1)
                  norm_adv:bool=True, # Normalise advantages to mean 0, std 1 (over all ranks when distributed)
                  device=None, # Device of the buffer (default: the model's)
+                 seq_len:int=64, # A recurrent agent's sequences: about this many steps (a divisor of each lane's rows)
                 ):
         if steps_per_epoch < 1:
             raise ValueError(f"AdvantageBuffer: steps_per_epoch must be positive, got {steps_per_epoch}.")
+        if seq_len < 1: raise ValueError(f"AdvantageBuffer: seq_len must be positive, got {seq_len}.")
         self.source_datapipe,self.ac,self.steps_per_epoch,self.gamma = source_datapipe,ac,steps_per_epoch,gamma
-        self.lam,self.norm_adv = lam,norm_adv
+        self.lam,self.norm_adv,self.seq_len = lam,norm_adv,seq_len
         self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
         self.buf,self.t = None,0
 
@@ -102,6 +133,9 @@ class AdvantageBuffer(Pipe):
                         next_obs=z(step.next_state, o), terminated=z(step.terminated),
                         truncated=z(step.truncated))
         if step.action_mask is not None: self.buf['mask'] = z(step.action_mask)
+        if step.agent_state is not None:   # a recurrent agent: the state each row acted with, and episode starts
+            self.L = chunk_len(self.T, self.seq_len)
+            self.buf['hx'], self.buf['first'] = z(step.agent_state, torch.float32), z(step.reward, torch.bool)
 
     def add(self, step:SimpleStep):
         "Write one step batch into row `t`."
@@ -114,28 +148,54 @@ class AdvantageBuffer(Pipe):
         b['next_obs'][t] = step.next_state
         b['terminated'][t], b['truncated'][t] = step.terminated, step.truncated
         if 'mask' in b: b['mask'][t] = step.action_mask
+        if 'hx' in b:
+            b['hx'][t] = step.agent_state
+            b['first'][t] = False if step.step_n is None else step.step_n == 0
         self.t += 1
 
     @torch.no_grad()
     def finish(self)->Rollout:
         "Advantages and rewards-to-go of the full buffer; resets it."
         b, T, N = self.buf, self.T, self.N
+        cut = b['truncated'].clone(); cut[-1] = True
+        cut &= ~b['terminated']
+        if 'hx' in b: return self._finish_sequences(cut)
         flat = lambda x: x.reshape((T*N,) + tuple(x.shape[2:]))
         obs, act = flat(b['obs']), flat(b['act'])
         mask = flat(b['mask']).clone() if 'mask' in b else None
         _, logp = self.ac.pi(obs, act, **({} if mask is None else {'mask': mask}))
         v = self.ac.v(obs).reshape(T, N)
-        cut = b['truncated'].clone(); cut[-1] = True
-        cut &= ~b['terminated']
         v_next_cut = torch.zeros_like(v)
         if cut.any(): v_next_cut[cut] = self.ac.v(b['next_obs'][cut])   # V(s') only where a trajectory is cut
+        adv, ret = self._advantages(v, v_next_cut)
+        self.t = 0
+        return Rollout(obs=obs.clone(), act=act.clone(), ret=flat(ret), adv=flat(adv), logp=logp, v=flat(v), mask=mask)
+
+    def _advantages(self, v:Tensor, v_next_cut:Tensor)->tuple:
+        "GAE advantages (normalised, unless `norm_adv` is off) and rewards-to-go of the buffer, `[T, N]`."
+        b = self.buf
         adv, ret = gae_advantages(b['rew'], v, v_next_cut, b['terminated'], b['truncated'], self.gamma, self.lam)
-        adv = flat(adv)
         if self.norm_adv:
             mean, std = _global_mean_std(adv)
             adv = (adv - mean) / (std + 1e-8)
+        return adv, ret
+
+    def _finish_sequences(self, cut:Tensor)->Rollout:
+        ("A recurrent agent's rollout: log-probs and values along each lane from the state it acted with first, then "
+         "`[N*T/L, L]` sequences, each with the state its first step acted with (`h0`).")
+        b, T, N, L = self.buf, self.T, self.N, self.L
+        lane = lambda x: x.transpose(0, 1)                                    # [T, N, ...] -> [N, T, ...]
+        hid = Hidden(b['hx'][0], lane(b['first']))
+        mask = {} if 'mask' not in b else {'mask': lane(b['mask'])}
+        _, logp = self.ac.pi(lane(b['obs']), lane(b['act']), hidden=hid, **mask)
+        v, v_next_cut = self.ac.v.values(lane(b['obs']), lane(b['next_obs']), hid, lane(cut))
+        adv, ret = self._advantages(lane(v), lane(v_next_cut))
+        seqs = lambda x: lane(x).reshape(N * T // L, L, *x.shape[2:]).clone()  # [T, N, ...] -> [N*T/L, L, ...]
         self.t = 0
-        return Rollout(obs=obs.clone(), act=act.clone(), ret=flat(ret), adv=adv, logp=logp, v=flat(v), mask=mask)
+        return Rollout(obs=seqs(b['obs']), act=seqs(b['act']), ret=seqs(ret), adv=seqs(adv), logp=seqs(lane(logp)),
+                       v=seqs(lane(v)), mask=seqs(b['mask']) if 'mask' in b else None,
+                       h0=lane(b['hx'])[:, ::L].reshape(N * T // L, *b['hx'].shape[2:]).clone(),
+                       first=seqs(b['first']))
 
     def __iter__(self):
         for o in self.source_datapipe:
