@@ -12,7 +12,7 @@ import gymnasium as gym
 from ..core import ConfigError
 
 # %% auto #0
-__all__ = ['PackedBox', 'is_packed', 'pack', 'unpack', 'PackObservation', 'packed_env']
+__all__ = ['PackedBox', 'is_packed', 'pack', 'unpack', 'PackObservation', 'packed_env', 'MaskFromObservation']
 
 # %% ../../nbs/02e_envs.packed.ipynb #b23417f0
 _DTYPES = {gym.spaces.Discrete: np.int64, gym.spaces.MultiDiscrete: np.int64, gym.spaces.MultiBinary: np.int8}
@@ -85,3 +85,35 @@ def packed_env(env:gym.Env)->gym.Env:
     "`env`, its observations packed where they are `Dict` or `Tuple`."
     if isinstance(env.observation_space, (gym.spaces.Dict, gym.spaces.Tuple)): return PackObservation(env)
     return env
+
+# %% ../../nbs/02e_envs.packed.ipynb #1458bb10
+class MaskFromObservation(gym.Wrapper):
+    ("Moves key `key` of a `Dict` observation (a bool or 0/1 per action of a `Discrete` action space: the actions "
+     "allowed now) into `info['action_mask']`; the other keys stay the observation (one key left: its value).")
+    def __init__(self, env:gym.Env, key:str='action_mask'):
+        super().__init__(env)
+        sp, act = env.observation_space, env.action_space
+        if not isinstance(sp, gym.spaces.Dict) or key not in sp.spaces:
+            keys = ', '.join(map(str, sp.spaces)) if isinstance(sp, gym.spaces.Dict) else None
+            raise ConfigError(f"action_mask_key={key!r}: the env's observations have no key {key!r} "
+                              + (f"(its keys: {keys})" if keys else f"(they are {type(sp).__name__}, not a Dict)"))
+        if not isinstance(act, gym.spaces.Discrete):
+            raise ConfigError(f"action_mask_key={key!r}: fastrl honours action masks for Discrete actions only, the "
+                              f"env's are {type(act).__name__}")
+        if tuple(sp[key].shape) != (int(act.n),):
+            raise ConfigError(f"action_mask_key={key!r}: the mask must have one entry per action ({int(act.n)}), "
+                              f"its space is {sp[key]}")
+        self.key, rest = key, {k: s for k, s in sp.spaces.items() if k != key}
+        if not rest: raise ConfigError(f"action_mask_key={key!r}: the observation has no key besides the mask")
+        self.single = next(iter(rest)) if len(rest) == 1 else None
+        self.observation_space = rest[self.single] if self.single is not None else gym.spaces.Dict(rest)
+    def _split(self, obs:dict, info:dict)->tuple:
+        obs = dict(obs)
+        info = {**info, 'action_mask': np.asarray(obs.pop(self.key)).astype(bool)}
+        return (obs[self.single] if self.single is not None else obs), info
+    def reset(self, **kwargs):
+        return self._split(*self.env.reset(**kwargs))
+    def step(self, action):
+        obs, r, term, trunc, info = self.env.step(action)
+        obs, info = self._split(obs, info)
+        return obs, r, term, trunc, info

@@ -14,7 +14,7 @@ from fastcore.all import L
 from ..core import ConfigError
 from ..envs.gym import GymTransformBlock
 from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
-from ..envs.packed import packed_env
+from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
 
 # %% auto #0
@@ -63,11 +63,13 @@ class EnvFn:
         return self.env if isinstance(self.env, str) else self.env.id if isinstance(self.env, EnvSpec) else None
 
     def __call__(self, render_mode:str|None=None)->gym.Env:
+        kw = dict(self.kwargs, **({'render_mode':render_mode} if render_mode else {}))
+        mask_key = kw.pop('action_mask_key', None)   # fastrl's: a Dict key holding the action mask
         if isinstance(self.env, (str, EnvSpec)):   # gym.make re-applies an EnvSpec's additional_wrappers
-            kw = dict(self.kwargs, **({'render_mode':render_mode} if render_mode else {}))
             # an ALE id: with the DQN literature's preprocessing (`envs.atari`), its keywords among `kwargs`
             e = make_atari(self.env, **kw) if is_ale_id(self.env) else gym.make(self.env, **kw)
         else: e = self.env()
+        if mask_key is not None: e = MaskFromObservation(e, mask_key)   # into info['action_mask']
         e = packed_env(e)   # Dict and Tuple observations as one byte row (`fastrl.envs.packed`)
         if self.max_ep_len: e = gym.wrappers.TimeLimit(e, self.max_ep_len)
         return e

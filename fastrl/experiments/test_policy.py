@@ -118,13 +118,17 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     if not deterministic:
         for dp in pipe_chain(agent):
             if isinstance(dp, UniformWarmup): dp.n = dp.steps   # warm-up is over for a trained policy
-    new = [True]   # a recurrent agent's state restarts with each episode (`reset`), and carries on within it
+    new, seen = [True], {}   # a recurrent agent's state restarts with each episode (`reset`), and carries on within it
     def get_action(obs):
         step_n = torch.tensor([0 if new[0] else 1])
         new[0] = False
-        return agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None]), step_n=step_n))[0]
+        mask = seen.pop('action_mask', None)   # the env's mask for this observation (`see(info)`), if it gives one
+        return agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None]), step_n=step_n,
+                                    action_mask=None if mask is None else torch.as_tensor(mask, dtype=torch.bool)[None]))[0]
     def reset(): new[0] = True
-    return exp, _Action(get_action, exp, reset)
+    def see(info:dict):
+        if isinstance(info, dict) and info.get('action_mask') is not None: seen['action_mask'] = info['action_mask']
+    return exp, _Action(get_action, exp, reset, see)
 
 def _itr(itr)->int|None: return None if itr in ('last', None, -1, '-1') else int(itr)
 
@@ -163,13 +167,16 @@ def load_policy(fpath, # Output folder of a run
 
 class _Action:
     ("`get_action(obs) -> action` of a saved policy (`.exp`: its experiment); unpacked, it is Spinning Up's "
-     "`_, get_action = load_policy(path)`: `(None, get_action)`. Call `reset()` when a new episode starts: a "
-     "recurrent policy forgets the last one.")
-    def __init__(self, f, exp, reset=None): self.f, self.exp, self._reset = f, exp, reset
+     "`_, get_action = load_policy(path)`: `(None, get_action)`. Call `reset()` when a new episode starts (a "
+     "recurrent policy forgets the last one), and `see(info)` with each observation's info (an env's action mask).")
+    def __init__(self, f, exp, reset=None, see=None): self.f, self.exp, self._reset, self._see = f, exp, reset, see
     def __call__(self, obs): return self.f(obs)
     def reset(self):
         "A new episode starts: a recurrent policy's state restarts (no-op for others)."
         if self._reset is not None: self._reset()
+    def see(self, info:dict):
+        "The env's `info` for the observation acted on next: its `action_mask`, if any, limits the next action."
+        if self._see is not None: self._see(info)
     def __iter__(self): return iter((None, self))
 
 
@@ -191,19 +198,21 @@ def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to reco
     if record and getattr(env, 'render_mode', None) != 'rgb_array':
         print("run_policy: the env was not made with render_mode='rgb_array'; not recording a video."); record = False
     frames, rets, lens = [], [], []
-    o, _ = env.reset(seed=seed)
+    o, info = env.reset(seed=seed)
     new_episode = getattr(get_action, 'reset', lambda: None)   # a recurrent policy forgets the last episode
-    new_episode()
+    see = getattr(get_action, 'see', lambda info: None)        # an env's action mask limits the next action
+    new_episode(); see(info)
     ep_ret, ep_len, n = 0., 0, 0
     while n < num_episodes:
         if record: frames.append(env.render())
         elif render and getattr(env, 'render_mode', None) == 'human': env.render()
-        o, r, term, trunc, _ = env.step(get_action(o))
+        o, r, term, trunc, info = env.step(get_action(o))
+        see(info)
         ep_ret += float(r); ep_len += 1
         if term or trunc or (max_ep_len and ep_len == max_ep_len):
             print(f'Episode {n} \t EpRet {ep_ret:.3f} \t EpLen {ep_len}')
             rets.append(ep_ret); lens.append(ep_len)
-            o, _ = env.reset(); new_episode(); ep_ret, ep_len, n = 0., 0, n + 1
+            o, info = env.reset(); new_episode(); see(info); ep_ret, ep_len, n = 0., 0, n + 1
     print(f'AverageEpRet {np.mean(rets):.3f} \t EpLen {np.mean(lens):.1f}')
     video = save_video(frames, video_path or 'test_policy.mp4', fps) if record and frames else None
     if video is not None: print(f"Wrote {video}")
