@@ -17,13 +17,13 @@ from torch import nn
 from common import CPU_S, CPUTimer, eval_seed, evaluate
 
 
-def run_sb3_ppo(env_id, seed, steps, hp):
+def run_sb3_ppo(env_id, seed, steps, hp, policy='MlpPolicy'):
     from stable_baselines3 import PPO
     from stable_baselines3.common.env_util import make_vec_env
     lr, clip = hp['learning_rate'], hp['clip_range']
     if hp.get('linear'): lr, clip = (lambda v: (lambda p: p * v))(lr), (lambda v: (lambda p: p * v))(clip)
     env = make_vec_env(env_id, n_envs=hp['n_envs'], seed=seed)
-    model = PPO('MlpPolicy', env, seed=seed, device='cpu', verbose=0, n_steps=hp['n_steps'], batch_size=hp['batch_size'], n_epochs=hp['n_epochs'],
+    model = PPO(policy, env, seed=seed, device='cpu', verbose=0, n_steps=hp['n_steps'], batch_size=hp['batch_size'], n_epochs=hp['n_epochs'],
                    learning_rate=lr, clip_range=clip, gamma=hp['gamma'], gae_lambda=hp['gae_lambda'], ent_coef=hp.get('ent_coef', 0.),
                    max_grad_norm=hp.get('max_grad_norm', 0.5), policy_kwargs=dict(net_arch=hp.get('net_arch', [64, 64])))
     with CPUTimer() as t: model.learn(total_timesteps=steps)
@@ -48,6 +48,14 @@ class recurrent_policy:
         return a[0].numpy()
 
 
+class packing:
+    "`policy` taking the raw observations of an env whose fastrl lanes pack them (`PackObservation` `wrapper`)."
+    def __init__(self, policy, wrapper): self.policy, self.wrapper = policy, wrapper
+    def reset(self):
+        if hasattr(self.policy, 'reset'): self.policy.reset()
+    def __call__(self, obs): return self.policy(self.wrapper.observation(obs))
+
+
 def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     """Train fastrl's `algo` learner ('ppo', 'vpg', 'trpo') for `ceil(steps / steps_per_epoch)` epochs of
     `n_envs*n_steps` transitions (one learner batch each); time `fit` only; evaluate the deterministic policy."""
@@ -61,8 +69,9 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     from fastrl.agents.vpg import VPGLearner, VPGPolicyLoss, ValueLoss
     from fastrl.algos.onpolicy import ClipBoxActions  # Box actions clipped in the env, as SB3 clips them
     from fastrl.agents.ppo import PPOLearner, LinearAnneal, PPOJointLoss
+    from fastrl.envs.packed import packed_env, PackObservation
     torch.manual_seed(seed)
-    probe = gym.make(env_id)
+    probe = packed_env(gym.make(env_id))   # Dict observations as fastrl's lanes give them: one byte row
     act_fn = hp.get('activation', nn.Tanh)
     if hp.get('rnn'):   # a recurrent actor-critic: the cell, then MLP heads of net_arch
         from fastrl.agents.recurrent import RecurrentActorCritic
@@ -94,7 +103,9 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
         learner = LearnerHead(anneal(learner.source_datapipe))
     with CPUTimer() as t: learner.fit(epochs)
     CPU_S['fastrl', seed] = t.cpu_s * steps / (epochs * spe)
-    return epochs * spe / t.s, evaluate(recurrent_policy(ac) if hp.get('rnn') else ac_policy(ac), env_id, eval_seed(seed))
+    policy = recurrent_policy(ac) if hp.get('rnn') else ac_policy(ac)
+    if isinstance(probe, PackObservation): policy = packing(policy, probe)
+    return epochs * spe / t.s, evaluate(policy, env_id, eval_seed(seed))
 
 
 def bench_main(doc, name, runners, hp, steps, quick_steps):

@@ -1020,6 +1020,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                      'fastrl/experiments/config.py'),
                                            'fastrl.experiments.config.from_ref': ( 'experiments.config.html#from_ref',
                                                                                    'fastrl/experiments/config.py'),
+                                           'fastrl.experiments.config.keep_keys': ( 'experiments.config.html#keep_keys',
+                                                                                    'fastrl/experiments/config.py'),
                                            'fastrl.experiments.config.read_config': ( 'experiments.config.html#read_config',
                                                                                       'fastrl/experiments/config.py'),
                                            'fastrl.experiments.config.settings_of': ( 'experiments.config.html#settings_of',

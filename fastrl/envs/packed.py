@@ -26,7 +26,8 @@ def _parts(space, path=()):
     elif isinstance(space, (gym.spaces.Box, *_DTYPES)): yield path, space
     else: raise ConfigError(f"observation part {'.'.join(path) or 'the observation'} is a {type(space).__name__} space; "
                             "fastrl packs Box, Discrete, MultiDiscrete and MultiBinary parts of Dict and Tuple "
-                            "observations: drop it or convert it with a gymnasium ObservationWrapper")
+                            "observations: drop it (env_kwargs obs_keys=KEY,KEY keeps the keys named; "
+                            "--env_kwargs:obs_keys on the command line) or convert it with a gymnasium ObservationWrapper")
 
 class PackedBox(gym.spaces.Box):
     ("The bytes of a `Dict` or `Tuple` observation (`source`), one `uint8` row; `layout` holds `(key, space, offset, "

@@ -18,8 +18,8 @@ from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
 
 # %% auto #0
-__all__ = ['NOT_SETTINGS', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state', 'SpacesEnv',
-           'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings']
+__all__ = ['NOT_SETTINGS', 'keep_keys', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state',
+           'SpacesEnv', 'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings']
 
 # %% ../../nbs/20a_experiments.config.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -38,6 +38,18 @@ def _describe_callable(f)->str:
         except (OSError, TypeError): src = ''
         return f"{mod}.{name}" + (f": {src[:200]}" if src else '')
     return f"{mod}.{name}"
+
+def keep_keys(env:gym.Env, keys)->gym.Env:
+    ("`env` with only the `Dict` observation keys `keys` (a list, or one string 'a,b'), gymnasium's "
+     "`FilterObservation`; a `ConfigError` naming `obs_keys` for a key the env does not have.")
+    keys = [k.strip() for k in keys.split(',')] if isinstance(keys, str) else list(keys)
+    sp = env.observation_space
+    have = list(sp.spaces) if isinstance(sp, gym.spaces.Dict) else None
+    if have is None or not keys or any(k not in have for k in keys):
+        raise ConfigError(f"obs_keys={','.join(map(str, keys))}: "
+                          + (f"the env's observations have the keys {', '.join(map(str, have))}" if have is not None
+                             else f"the env's observations are {type(sp).__name__}, not a Dict"))
+    return gym.wrappers.FilterObservation(env, keys)
 
 class EnvFn:
     ("Zero-argument env factory (Spinning Up's `env_fn`) from an env id or a callable, optionally with a time limit of"
@@ -65,10 +77,12 @@ class EnvFn:
     def __call__(self, render_mode:str|None=None)->gym.Env:
         kw = dict(self.kwargs, **({'render_mode':render_mode} if render_mode else {}))
         mask_key = kw.pop('action_mask_key', None)   # fastrl's: a Dict key holding the action mask
+        keys = kw.pop('obs_keys', None)              # fastrl's: the Dict keys kept (e.g. a Text one dropped)
         if isinstance(self.env, (str, EnvSpec)):   # gym.make re-applies an EnvSpec's additional_wrappers
             # an ALE id: with the DQN literature's preprocessing (`envs.atari`), its keywords among `kwargs`
             e = make_atari(self.env, **kw) if is_ale_id(self.env) else gym.make(self.env, **kw)
         else: e = self.env()
+        if keys is not None: e = keep_keys(e, keys)
         if mask_key is not None: e = MaskFromObservation(e, mask_key)   # into info['action_mask']
         e = packed_env(e)   # Dict and Tuple observations as one byte row (`fastrl.envs.packed`)
         if self.max_ep_len: e = gym.wrappers.TimeLimit(e, self.max_ep_len)

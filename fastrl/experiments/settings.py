@@ -116,9 +116,11 @@ def check_env_installed(name:str)->str:
      " mujoco extra).")
     import gymnasium as gym
     from fastrl.experiments.config import EnvFn
+    from fastrl.core import ConfigError
     try: EnvFn(name)().close()   # an ALE id as it will be made: preprocessed
     except (gym.error.DependencyNotInstalled, ImportError) as e:
         raise ValueError(f"{name} needs a package that is not installed: {str(e).strip().splitlines()[0]}") from None
+    except ConfigError: pass   # its observations as made bare (e.g. a Text key that --env_kwargs:obs_keys drops): the run checks them with the env's kwargs
     return name
 
 def check_env_name(name:str)->str:
