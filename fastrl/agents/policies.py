@@ -306,6 +306,9 @@ class PolicySampler(Pipe):
         if isinstance(action_space, gym.spaces.Box):
             self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
                                   for b in (action_space.low, action_space.high))
+    def choose(self, obs:Tensor, kw:dict)->Tensor:
+        "Actions for `obs` (`kw`: the action mask, if any): sampled in training mode, the mode in evaluation mode."
+        return self.ac.pi.sample(obs, **kw) if self.training else self.ac.pi.mode(obs, **kw)
     def __iter__(self):
         base = pipe_chain(self)[0]
         for obs in self.source_datapipe:
@@ -313,10 +316,8 @@ class PolicySampler(Pipe):
             mask = acting_mask(base)   # an env's action mask: sampled (or chosen) among the allowed actions
             kw = {} if mask is None else {'mask': mask.to(self.device)}
             with torch.no_grad():
-                if self.training: a = self.ac.pi.sample(obs, **kw)
-                else:
-                    a = self.ac.pi.mode(obs, **kw)
-                    if self.low is not None: a = torch.clamp(a, self.low, self.high)
+                a = self.choose(obs, kw)
+                if not self.training and self.low is not None: a = torch.clamp(a, self.low, self.high)
             yield a
 
 def ActorCriticAgent(

@@ -8,10 +8,9 @@ import torch
 from torch import nn, Tensor
 import gymnasium as gym
 from ..core import ConfigError
-from ..pipes.core import pipe_chain
 from ..memory.advantage_buffer import Hidden
-from .core import LaneState, acting_mask
-from .policies import StochasticActor, MLPCritic, obs_input, encode_space, policy_head
+from .core import LaneState
+from .policies import StochasticActor, MLPCritic, obs_input, encode_space, policy_head, PolicySampler
 
 # %% auto #0
 __all__ = ['RNN_KINDS', 'RecurrentCore', 'RecurrentActor', 'RecurrentCritic', 'RecurrentActorCritic', 'RecurrentPolicySampler']
@@ -129,30 +128,15 @@ class RecurrentActorCritic(nn.Module):
         return torch.stack([self.pi.core.initial(lanes), self.v.core.initial(lanes)], 1)
 
 # %% ../../nbs/14c_agents.recurrent.ipynb #36d2e542
-class RecurrentPolicySampler(LaneState):
-    ("The agent pipe of a recurrent actor-critic: each lane's action from its carried state, sampled in training mode "
-     "and the mode (clipped to a Box's bounds) in evaluation mode.")
-    def __init__(self, source_datapipe, ac:nn.Module, device=None):
-        self.source_datapipe,self.ac,self.low,self.high = source_datapipe,ac,None,None
-        self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
+class RecurrentPolicySampler(PolicySampler, LaneState):
+    ("The agent pipe of a recurrent actor-critic: `PolicySampler` acting from each lane's carried state (a "
+     "`LaneState`), which it advances in pi's and v's cores.")
     def initial(self, lanes:int)->Tensor: return self.ac.initial(lanes).to(self.device)
-    def bind_env(self, observation_space, action_space, env_name=''):
-        if isinstance(action_space, gym.spaces.Box):
-            self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
-                                  for b in (action_space.low, action_space.high))
-    def __iter__(self):
-        base = pipe_chain(self)[0]
-        for obs in self.source_datapipe:
-            obs = obs.to(self.device, torch.float32)
-            mask = acting_mask(base)
-            if self.state is None or self.state.shape[0] != obs.shape[0]: self.state = self.initial(obs.shape[0])
-            s = self.state.to(self.device)
-            with torch.no_grad():
-                a, hp = self.ac.pi.act(obs, s[:, 0], None if mask is None else mask.to(self.device),
-                                       deterministic=not self.training)
-                hv = self.ac.v.core.step(obs, s[:, 1])[1]
-            if not self.training and self.low is not None: a = torch.clamp(a, self.low, self.high)
-            self.state = torch.stack([hp, hv], 1)
-            yield a
+    def choose(self, obs:Tensor, kw:dict)->Tensor:
+        if self.state is None or self.state.shape[0] != obs.shape[0]: self.state = self.initial(obs.shape[0])
+        s = self.state.to(self.device)
+        a, hp = self.ac.pi.act(obs, s[:, 0], kw.get('mask'), deterministic=not self.training)
+        self.state = torch.stack([hp, self.ac.v.core.step(obs, s[:, 1])[1]], 1)
+        return a
 
 RecurrentActorCritic.agent_sampler = RecurrentPolicySampler   # what `ActorCriticAgent` puts in its chain
