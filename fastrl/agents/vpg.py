@@ -108,6 +108,7 @@ def VPGLearner(
         device=None, # Device of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
         seq_len:int=64, # A recurrent agent's training sequences: about this many steps of one lane
+        value_target:str='rtg', # V's target: 'rtg' rewards-to-go (Spinning Up), 'gae' GAE(lambda) returns (SB3, CleanRL)
     )->LearnerHead:
     "VPG: GAE advantages, one policy-gradient step and `train_v_iters` value steps per epoch."
     rank, world = dp_world()
@@ -119,7 +120,8 @@ def VPGLearner(
     pipe = EpocherCollector(pipe)
     pipe = EpisodeCollector(pipe)
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
-    pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam, seq_len=seq_len)
+    pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam, seq_len=seq_len,
+                           value_target=value_target)
     pipe = VPGPolicyLoss(pipe, ac, pi_lr=pi_lr)
     pipe = ValueLoss(pipe, ac, vf_lr=vf_lr, train_v_iters=train_v_iters, mb_size=v_mb_size)
     pipe = BasicOptStepper(pipe, max_grad_norm=max_grad_norm, grad_hook=avg_grads)   # each loss's own optimisers

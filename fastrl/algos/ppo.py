@@ -13,6 +13,8 @@ from ..agents.vpg import VPGPolicyLoss
 from ..pipes.core import ReplaceDp
 from ..pipes.ablations import Ablation, aug_edits, check_aug
 from .onpolicy import recurrent_choice
+from ..memory.advantage_buffer import VALUE_TARGETS
+from ..core import ConfigError
 
 # %% auto #0
 __all__ = ['ppo']
@@ -46,9 +48,12 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
         rnn:str|None=None, # 'lstm' or 'gru': a recurrent actor-critic (`RecurrentActorCritic`) for partially observed envs (fastrl)
         seq_len:int=64, # Recurrent: train on sequences of about this many steps of one lane (fastrl)
+        value_target:str='rtg', # V's target: 'rtg' rewards-to-go (Spinning Up), 'gae' GAE(lambda) returns (SB3, CleanRL) (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
+    if value_target not in VALUE_TARGETS:
+        raise ConfigError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
     actor_critic = recurrent_choice(actor_critic, rnn, seq_len, MLPActorCritic, steps_per_epoch, num_envs)
     exp = Experiment(locals(), **logger_kwargs)
     if rnn is not None: ac_kwargs = {**ac_kwargs, 'rnn': rnn}
@@ -58,7 +63,7 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
                          mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
                          pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters, seq_len=seq_len,
-                         dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
+                         value_target=value_target, dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 

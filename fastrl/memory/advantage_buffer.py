@@ -13,7 +13,7 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step, dp_world, step_begins, ConfigError
 
 # %% auto #0
-__all__ = ['Hidden', 'Rollout', 'is_rollout', 'gae_advantages', 'chunk_len', 'AdvantageBuffer']
+__all__ = ['VALUE_TARGETS', 'Hidden', 'Rollout', 'is_rollout', 'gae_advantages', 'chunk_len', 'AdvantageBuffer']
 
 # %% ../../nbs/04b_memory.advantage_buffer.ipynb #14f4f9cc
 class Hidden(NamedTuple):
@@ -80,6 +80,8 @@ def gae_advantages(rew:Tensor, v:Tensor, v_next_cut:Tensor, terminated:Tensor, t
     return adv, ret
 
 # %% ../../nbs/04b_memory.advantage_buffer.ipynb #76c4d383
+VALUE_TARGETS = ('rtg', 'gae')
+
 def chunk_len(T:int, seq_len:int)->int:
     ("The length of a recurrent agent's training sequences for lanes of `T` rows: the largest divisor of `T` up to "
      "`seq_len`; a `ConfigError` when that is under half of `seq_len` (and of `T`).")
@@ -111,12 +113,15 @@ class AdvantageBuffer(Pipe):
                  norm_adv:bool=True, # Normalise advantages to mean 0, std 1 (over all ranks when distributed)
                  device=None, # Device of the buffer (default: the model's)
                  seq_len:int=64, # A recurrent agent's sequences: about this many steps (a divisor of each lane's rows)
+                 value_target:str='rtg', # V's target: 'rtg' discounted rewards-to-go (Spinning Up), 'gae' GAE(lambda) returns adv+V (SB3, CleanRL)
                 ):
         if steps_per_epoch < 1:
             raise ValueError(f"AdvantageBuffer: steps_per_epoch must be positive, got {steps_per_epoch}.")
         if seq_len < 1: raise ValueError(f"AdvantageBuffer: seq_len must be positive, got {seq_len}.")
+        if value_target not in VALUE_TARGETS:
+            raise ConfigError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
         self.source_datapipe,self.ac,self.steps_per_epoch,self.gamma = source_datapipe,ac,steps_per_epoch,gamma
-        self.lam,self.norm_adv,self.seq_len = lam,norm_adv,seq_len
+        self.lam,self.norm_adv,self.seq_len,self.value_target = lam,norm_adv,seq_len,value_target
         self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
         self.buf,self.t = None,0
 
@@ -175,6 +180,7 @@ class AdvantageBuffer(Pipe):
         "GAE advantages (normalised, unless `norm_adv` is off) and rewards-to-go of the buffer, `[T, N]`."
         b = self.buf
         adv, ret = gae_advantages(b['rew'], v, v_next_cut, b['terminated'], b['truncated'], self.gamma, self.lam)
+        if self.value_target == 'gae': ret = adv + v   # the lambda-return, before normalising the advantages
         if self.norm_adv:
             mean, std = _global_mean_std(adv)
             adv = (adv - mean) / (std + 1e-8)
