@@ -89,7 +89,8 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
                   **({'value_target': hp['value_target']} if 'value_target' in hp else {}))
     if algo == 'ppo':
         learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
-                             mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True), **common)
+                             mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True),
+                             vf_coef=hp.get('vf_coef', 1.), joint_clip=hp.get('joint_clip', False), **common)
     elif algo == 'vpg':
         learner = VPGLearner(ac, dls, pi_lr=hp['learning_rate'], v_mb_size=hp.get('batch_size'), **common)
     elif algo == 'trpo':

@@ -93,6 +93,8 @@ def PPOLearner(
         target_kl:float|None=0.01, # KL early-stopping target (stop at 1.5x); `None`: no early stop
         mb_size:int|None=None, # Minibatch size of policy and value steps (`None`: the whole epoch)
         joint:bool=False, # Policy and value steps on the same minibatches, one backward (`JointPolicyValue`), as SB3
+        vf_coef:float=1., # With `joint`: the value loss's weight in the sum (SB3: 0.5; it matters where the sum's gradient is clipped)
+        joint_clip:bool=False, # With `joint`: clip the sum's gradient by its joint norm (SB3), not each network's on its own
         dp_augmentation_fns:list|None=None, # Further augmentations of the learner chain
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, pi_lr, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
@@ -101,7 +103,7 @@ def PPOLearner(
                                                               train_pi_iters=train_pi_iters, target_kl=target_kl,
                                                               mb_size=mb_size, opt=old.opt))
     kwargs.setdefault('v_mb_size', mb_size)
-    augs = [ppo] + ([JointPolicyValue()] if joint else [])
+    augs = [ppo] + ([JointPolicyValue(vf_coef, joint_clip)] if joint else [])
     return VPGLearner(ac, dls, dp_augmentation_fns=augs + list(dp_augmentation_fns or []), **kwargs)
 
 # %% ../../nbs/16_agents.ppo.ipynb #9dd97f3a
@@ -110,14 +112,15 @@ class PPOJointLoss(Pipe):
      "loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`.")
     titles = PPOPolicyLoss.titles + ValueLoss.titles
     def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80,
-                 train_v_iters:int=80, target_kl:float|None=0.01, mb_size:int|None=None):
+                 train_v_iters:int=80, target_kl:float|None=0.01, mb_size:int|None=None, vf_coef:float=1.,
+                 joint_clip:bool=False):
         pi_ps, v_ps = {id(p) for p in ac.pi.parameters()}, {id(p) for p in ac.v.parameters()}
         if pi_ps & v_ps:
             raise ValueError("PPOJointLoss: ac.pi and ac.v share parameters, so a value step would change the "
                              "policy loss; use separate steps (PPOLearner(joint=False)).")
         self.source_datapipe,self.ac,self.opt,self.v_opt = source_datapipe,ac,opt,v_opt
         self.clip_ratio,self.train_pi_iters,self.train_v_iters = clip_ratio,train_pi_iters,train_v_iters
-        self.target_kl,self.mb_size = target_kl,mb_size
+        self.target_kl,self.mb_size,self.vf_coef,self.joint_clip = target_kl,mb_size,vf_coef,joint_clip
 
     loss_fn,kl_stop = PPOPolicyLoss.loss_fn,PPOPolicyLoss.kl_stop   # read only `self.clip_ratio`, `self.target_kl`
     records = staticmethod(PPOPolicyLoss.records)
@@ -136,17 +139,20 @@ class PPOJointLoss(Pipe):
                         loss, info = self.loss_fn(self.ac, b, stats=self.target_kl is not None)
                         if self.kl_stop(info): stop = True; pi_on = False
                         else: losses.append(loss); opts.append(self.opt)
-                    if i < self.train_v_iters: losses.append(self.v_loss(b)); opts.append(self.v_opt)
-                    if losses: yield Loss(sum(losses), title='LossPi+LossV', opt=opts)
+                    if i < self.train_v_iters: losses.append(self.vf_coef * self.v_loss(b)); opts.append(self.v_opt)
+                    if losses:
+                        l = Loss(sum(losses), title='LossPi+LossV', opt=opts)
+                        if self.joint_clip: l['clip'] = 'joint'   # one gradient-norm clip over both networks
+                        yield l
                 if pi_on: done = i + 1
             with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
             yield from self.records(loss_old, info_old, loss_new, info_new, done)
             yield Record('LossV', v_old); yield Record('DeltaLossV', v_new - v_old)
             yield r
 
-def JointPolicyValue():
-    ("Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers) in place of its `PPOPolicyLoss`"
-     " and `ValueLoss`.")
+def JointPolicyValue(vf_coef:float=1., joint_clip:bool=False):
+    ("Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers, the value loss weighted by "
+     "`vf_coef`, its gradient clipped jointly if `joint_clip`) in place of its `PPOPolicyLoss` and `ValueLoss`.")
     def aug(root):
         val = find_dp(root, ValueLoss)
         def make(p):
@@ -154,7 +160,7 @@ def JointPolicyValue():
                 raise ValueError("JointPolicyValue needs the same minibatch size for policy and value steps, got "
                                  f"{p.mb_size} and {val.mb_size}.")
             return PPOJointLoss(p.source_datapipe, p.ac, p.opt, val.opt, p.clip_ratio, p.train_pi_iters,
-                                val.train_v_iters, p.target_kl, p.mb_size)
+                                val.train_v_iters, p.target_kl, p.mb_size, vf_coef, joint_clip)
         return RemoveDp(ValueLoss)(ReplaceDp(PPOPolicyLoss, make)(root))
     return aug
 

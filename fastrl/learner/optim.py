@@ -198,8 +198,11 @@ class BasicOptStepper(Pipe):
             opts = self.opts_of(o)
             for opt in opts: zero_grad(opt)
             o['loss'].backward()
-            for opt in opts:
-                if self.grad_hook is not None: self.grad_hook(opt_params(opt))
-                if self.max_grad_norm is not None: clip_grad_norm(opt_params(opt), self.max_grad_norm)
-                optimizer_step(opt)
+            if self.grad_hook is not None:
+                for opt in opts: self.grad_hook(opt_params(opt))
+            if self.max_grad_norm is not None:   # each optimiser's gradient, or their joint norm (`clip='joint'`)
+                groups = ([[p for opt in opts for p in opt_params(opt)]] if o.get('clip') == 'joint'
+                          else [opt_params(opt) for opt in opts])
+                for ps in groups: clip_grad_norm(ps, self.max_grad_norm)
+            for opt in opts: optimizer_step(opt)
             if isinstance(o, Loss): o.done()
