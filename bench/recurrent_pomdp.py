@@ -1,7 +1,8 @@
 """Recurrent PPO on partially observed control: CartPole-v1 with its velocities dropped (`CartPoleNoVel-v1`,
 `fastrl.envs.pomdp`). fastrl's PPO with an LSTM (`--rnn lstm`) against sb3-contrib's `RecurrentPPO`
 (`MlpLstmPolicy`) at RL Zoo's tuned `ppo_lstm` CartPoleNoVel-v1 settings, and fastrl's MLP PPO at the same settings
-(which cannot see velocities and so should fail):
+(which cannot see velocities and so should fail), and fastrl's LSTM PPO configured to SB3's PPO maths
+(`fastrl_lstm_sb3`: value loss weighted 0.5 in a jointly clipped sum, Adam eps 1e-5, GAE(lambda) value targets):
 
 8 envs, n_steps 32, batch 256, gae_lambda 0.8, gamma 0.98, n_epochs 20, ent_coef 0, learning rate lin_1e-3, clip
 range lin_0.2, max_grad_norm 0.5, LSTM of 64 for pi and a separate one for v, then one ReLU layer of 64 in each head,
@@ -14,6 +15,8 @@ return on a separately seeded eval env, the recurrent state restarted each episo
 bench/results/recurrent_pomdp.json.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/recurrent_pomdp.py --seeds 0 1 2 3 4
+    OMP_NUM_THREADS=1 .venv/bin/python bench/recurrent_pomdp.py --seeds 0 1 2 3 4 --only fastrl_lstm_sb3
+    .venv/bin/python bench/recurrent_pomdp.py --report      # IQM [95 % CI] per method, P(X > Y) per pair
     OMP_NUM_THREADS=1 .venv/bin/python bench/recurrent_pomdp.py --quick
 """
 import numpy as np
@@ -56,14 +59,51 @@ def run_sb3_lstm(seed, args):
     return model.num_timesteps / t.s, evaluate(sb3_recurrent_policy(model), ENV_ID, eval_seed(seed))
 
 
-def run_fastrl(seed, args, rnn):
-    steps_s, ret = run_fastrl_onpolicy('ppo', ENV_ID, seed, args.steps, {**HP, 'rnn': rnn})
-    CPU_S[f"fastrl_{rnn or 'mlp'}", seed] = CPU_S.pop(('fastrl', seed))
+# fastrl configured to SB3's PPO maths: the value loss at 0.5 in the joint sum whose gradient is clipped by its joint
+# norm, Adam eps 1e-5, GAE(lambda) returns as V's target (fastrl's defaults are Spinning Up's: separate clips, eps 1e-8,
+# rewards-to-go)
+SB3_MATHS = dict(vf_coef=0.5, joint_clip=True, adam_eps=1e-5, value_target='gae')
+
+
+def run_fastrl(seed, args, rnn, name=None, extra=None):
+    steps_s, ret = run_fastrl_onpolicy('ppo', ENV_ID, seed, args.steps, {**HP, 'rnn': rnn, **(extra or {})})
+    CPU_S[name or f"fastrl_{rnn or 'mlp'}", seed] = CPU_S.pop(('fastrl', seed))
     return steps_s, ret
 
 
+def report(path):
+    "IQM with a 95 % stratified-bootstrap interval per method, and P(X > Y) for each pair (fastrl.experiments.study)."
+    import json
+    from fastrl.experiments.plot import stratified_bootstrap
+    from fastrl.experiments.study import prob_improvement_ci
+    runs = json.loads(path.read_text())['runs']
+    by = {}
+    for r in runs: by.setdefault(r['method'], []).append(r['mean_return'])
+    out = {}
+    for m, xs in by.items():
+        p, lo, hi = stratified_bootstrap([xs], rng=0)
+        out[m] = dict(seeds=len(xs), IQM=p, lo95=lo, hi95=hi, returns=xs)
+        print(f"{m:16s} n={len(xs)}  IQM {p:6.1f} [{lo:6.1f}, {hi:6.1f}]   {[round(x, 1) for x in xs]}")
+    pairs = {}
+    for x in by:
+        for y in by:
+            if x < y:
+                p, lo, hi = prob_improvement_ci([by[x]], [by[y]], rng=0)
+                pairs[f'{x} > {y}'] = dict(P=p, lo95=lo, hi95=hi)
+                print(f"P({x} > {y}) = {p:.2f} [{lo:.2f}, {hi:.2f}]")
+    return dict(methods=out, pairs=pairs)
+
+
 if __name__ == '__main__':
+    import sys
+    if '--report' in sys.argv:
+        import json
+        from common import RESULTS_DIR
+        path = RESULTS_DIR/'recurrent_pomdp.json'
+        d = json.loads(path.read_text()); d['study'] = report(path); path.write_text(json.dumps(d, indent=1))
+        sys.exit()
     bench_main(__doc__, 'recurrent_pomdp', dict(sb3_lstm=run_sb3_lstm,
                                                  fastrl_lstm=lambda s, a: run_fastrl(s, a, 'lstm'),
+                                                 fastrl_lstm_sb3=lambda s, a: run_fastrl(s, a, 'lstm', 'fastrl_lstm_sb3', SB3_MATHS),
                                                  fastrl_mlp=lambda s, a: run_fastrl(s, a, None)),
                {k: (v.__name__ if isinstance(v, type) else v) for k, v in HP.items()}, steps=100_000, quick_steps=5_000)
