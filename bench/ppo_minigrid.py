@@ -1,6 +1,7 @@
 """PPO on MiniGrid's Dict observations: fastrl against Stable-Baselines3's `MultiInputPolicy` PPO at RL Zoo's MiniGrid
 settings (hyperparams/ppo.yml, `minigrid-defaults`): 8 envs, n_steps 128, batch 64, gae_lambda 0.95, gamma 0.99,
-n_epochs 10, ent_coef 0, learning rate 2.5e-4, clip range 0.2, max_grad_norm 0.5, 64x64 tanh networks, 100k steps.
+n_epochs 10, ent_coef 0, learning rate 2.5e-4, clip range 0.2, max_grad_norm 0.5, 64x64 tanh networks, 100k steps;
+and fastrl's recurrent PPO (`fastrl_lstm`, `--rnn lstm`) at the same settings.
 
 Both libraries get the same observation: the `image` (7x7x3 object/colour/state codes, as float32: too small for a
 CNN, so both flatten it) and the `direction` (one-hot in both) keys of the Dict, the `mission` text dropped
@@ -42,10 +43,16 @@ def image_and_direction(**kwargs):
 if ENV_ID not in gym.registry: gym.register(ENV_ID, entry_point=image_and_direction)
 
 
+# recurrent PPO at the same settings: an LSTM of 64 before one tanh layer of 64 in pi and in v, trained on sequences
+# of 32 steps from their stored first states (two per minibatch of 64)
+LSTM = dict(rnn='lstm', lstm_hidden_size=64, net_arch=[64], seq_len=32)
+
+
 def run_sb3(seed, args):
     return run_sb3_ppo(ENV_ID, seed, args.steps, HP, policy='MultiInputPolicy')
 
 
 if __name__ == '__main__':
-    bench_main(__doc__, 'minigrid_doorkey', dict(sb3=run_sb3, fastrl=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, HP)),
+    bench_main(__doc__, 'minigrid_doorkey', dict(sb3=run_sb3, fastrl=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, HP),
+                                                  fastrl_lstm=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, {**HP, **LSTM})),
                HP, steps=100_000, quick_steps=4_096)
