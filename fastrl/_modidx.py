@@ -2034,6 +2034,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                             'fastrl.run.cli_algos': ('run.html#cli_algos', 'fastrl/run.py'),
                             'fastrl.run.data_parallel': ('run.html#data_parallel', 'fastrl/run.py'),
                             'fastrl.run.default_exp_name': ('run.html#default_exp_name', 'fastrl/run.py'),
+                            'fastrl.run.familiar_flags': ('run.html#familiar_flags', 'fastrl/run.py'),
                             'fastrl.run.main': ('run.html#main', 'fastrl/run.py'),
                             'fastrl.run.model_kwargs_arg': ('run.html#model_kwargs_arg', 'fastrl/run.py'),
                             'fastrl.run.parse_value': ('run.html#parse_value', 'fastrl/run.py'),

@@ -16,7 +16,7 @@ from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_
 # %% auto #0
 __all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
            'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
-           'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'print_failure', 'main']
+           'familiar_flags', 'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'print_failure', 'main']
 
 # %% ../nbs/22_run.ipynb #c06662bb
 class CLIError(Exception):
@@ -30,12 +30,12 @@ def parse_value(s:str):
     return s if act is None else act
 
 # %% ../nbs/22_run.ipynb #8e07f45e
-SHORTCUTS = dict(hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', encoder='ac_kwargs:encoder', env='env_name', cpu='num_cpu',
+SHORTCUTS = dict(env_id='env_name', hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', encoder='ac_kwargs:encoder', env='env_name', cpu='num_cpu',
                  dt='datestamp')
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
                 'ray', 'ray_address', 'resume', 'threads')
-_FLAG = re.compile(r'--([A-Za-z_]\w*(?::[A-Za-z_]\w*)*)(?:\[([\w-]*)\])?$')
+_FLAG = re.compile(r'--([A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
     ("`({key: [raw values]}, {key: shorthand}, {key: flag as typed})` from `--key[sh] v1 v2 ...` tokens, shortcuts "
@@ -46,7 +46,8 @@ def split_flags(args:list)->tuple:
             tok, eq, v = tok.partition('=')
             m = _FLAG.match(tok)
             if not m: raise CLIError(f"bad flag {tok!r}: flags look like --name, --name:sub or --name[shorthand]")
-            key = SHORTCUTS.get(m[1], m[1])
+            name = m[1].replace('-', '_')   # --num-envs is --num_envs, as other CLIs spell flags
+            key = SHORTCUTS.get(name, name)
             if key in vals: raise CLIError(f"flag --{m[1]} given twice")
             vals[key], typed[key] = ([v] if eq else []), f'--{m[1]}'
             if m[2] is not None: shs[key] = m[2]
@@ -161,12 +162,41 @@ def default_exp_name(algo:str)->str:
     "Spinning Up's default experiment name `cmd_ALGO` (folder-safe for a `module:function` algorithm)."
     return 'cmd_' + algo.rpartition(':')[2]
 
+def familiar_flags(vals:dict, flag:dict, params, algo:str):
+    ("Stable-Baselines3's and CleanRL's names, rewritten in place: `--total-timesteps N` sets `epochs` (N / "
+     "steps_per_epoch, rounded up) and `--learning-rate` the algorithm's one learning rate; a `CLIError` where they "
+     "cannot apply.")
+    if 'learning_rate' in vals and 'learning_rate' not in params:
+        f, rates = flag['learning_rate'], [p for p in params if p == 'lr' or p.endswith('_lr')]
+        if len(rates) != 1:
+            raise CLIError(f"{f}: {algo} has {len(rates)} learning rates ({', '.join('--' + r for r in rates)}); "
+                           "set each of them")
+        if rates[0] in vals: raise CLIError(f"{f} and --{rates[0]} set the same learning rate: give one of them")
+        vals[rates[0]], flag[rates[0]] = vals.pop('learning_rate'), flag.pop('learning_rate')
+    if 'total_timesteps' in vals and 'total_timesteps' not in params:
+        f, raws = flag['total_timesteps'], vals.pop('total_timesteps')
+        if 'steps_per_epoch' not in params or 'epochs' not in params: raise CLIError(f"{f}: {algo} counts no epochs")
+        if 'epochs' in vals: raise CLIError(f"{f} and --epochs both set the length of the run: give one of them")
+        n = parse_value(raws[0]) if len(raws) == 1 else None
+        if isinstance(n, float) and n.is_integer(): n = int(n)   # 1e6
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise CLIError(f"{f}: expected one positive number of env steps, got {' '.join(raws) or 'none'}")
+        spe = vals.get('steps_per_epoch', [None])
+        if len(spe) != 1: raise CLIError(f"{f} needs one --steps_per_epoch, got {len(spe)}")
+        spe = params['steps_per_epoch'].default if spe[0] is None else parse_value(spe[0])
+        if isinstance(spe, bool) or not isinstance(spe, int) or spe < 1: return   # --steps_per_epoch says what is wrong
+        epochs = -(-n // spe)
+        vals['epochs'], flag['epochs'] = [str(epochs)], f
+        if epochs * spe != n:
+            print(f"fastrl.run: {f} {n}: {epochs} epochs of {spe} steps, {epochs * spe} steps in all", file=sys.stderr)
+
 def build_grid(algo:str, args:list)->tuple:
     "`(entry_fn, ExperimentGrid, run_kwargs)` for `python -m fastrl.run algo *args`."
     fn = cli_algo(algo)
     params = inspect.signature(fn).parameters
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
+    familiar_flags(vals, flag, params, algo)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
                                  quiet=False, workers=1, ray=False, resume=False, threads=None), {}
@@ -276,6 +306,7 @@ def algo_help(algo:str, fn)->str:
         flag = '--env ENV_ID' if name == 'env_fn' else f'--{name}'
         dflt = '' if p.default is p.empty else f'(default: {getattr(p.default, "__name__", None) or repr(p.default)})'
         doc = (docs.get(name) or {}).get('docment') or ''
+        if name == 'env_fn': doc = 'A gymnasium env id (module:EnvId imports module first)'   # Python's callable aside
         lines.append(f'  {flag:<22} {dflt:<28} {doc}'.rstrip())
     lines += ['', 'shortcuts and run configuration:',
               '  --env, --env_name ENV_ID   gymnasium id (or module:EnvId, importing module first); env_fn = '
@@ -398,7 +429,9 @@ def _run(argv:list):
         raise core.WriteFailed(f"{e}; or {_ELSEWHERE[argv[0]]}") from None
 
 def _run_cmd(argv:list):
-    if not argv or argv[0] in ('-h', '--help'): return print(_usage())
+    if not argv:   # a bare command: its usage, and the exit status of a command used wrongly
+        print(_usage(), file=sys.stderr); raise SystemExit(2)
+    if argv[0] in ('-h', '--help'): return print(_usage())
     cmd, args = argv[0], argv[1:]
     if cmd == 'plot': return _delegate('fastrl.experiments.plot', 'main')(args)
     if cmd == 'report':
