@@ -86,7 +86,7 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     dls = L(DataBlock(GymTransformBlock(agent=ActorCriticAgent(ac), seed=seed, num_envs=N, bs=T)).dataloaders([ClipBoxActions(env_id)]))
     common = dict(steps_per_epoch=spe, gamma=hp['gamma'], lam=hp['gae_lambda'], vf_lr=hp.get('vf_lr', hp['learning_rate']),
                   train_v_iters=hp.get('train_v_iters', hp['n_epochs']), max_grad_norm=hp.get('max_grad_norm'), **common_seq,
-                  **({'value_target': hp['value_target']} if 'value_target' in hp else {}))
+                  **{k: hp[k] for k in ('value_target', 'adam_eps') if k in hp})   # SB3's: 'gae', 1e-5
     if algo == 'ppo':
         learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
                              mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True),
@@ -98,10 +98,6 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
         learner = TRPOLearner(ac, dls, v_mb_size=hp.get('batch_size'), **algo_kwargs, **common)
     else: raise ValueError(algo)
     epochs = math.ceil(steps / spe)
-    if 'adam_eps' in hp:   # SB3's Adam eps (1e-5) instead of torch's default (1e-8)
-        pol = find_dp(learner, (VPGPolicyLoss, PPOJointLoss))
-        for opt in (pol.opt, pol.v_opt if isinstance(pol, PPOJointLoss) else find_dp(learner, ValueLoss).opt):
-            for g in opt.param_groups: g['eps'] = hp['adam_eps']
     if hp.get('linear'):
         pol = find_dp(learner, (VPGPolicyLoss, PPOJointLoss))
         v_opt = pol.v_opt if isinstance(pol, PPOJointLoss) else find_dp(learner, ValueLoss).opt

@@ -109,6 +109,7 @@ def VPGLearner(
         rolling_length:int=100, # Episodes in the rolling reward
         seq_len:int=64, # A recurrent agent's training sequences: about this many steps of one lane
         value_target:str='rtg', # V's target: 'rtg' rewards-to-go (Spinning Up), 'gae' GAE(lambda) returns (SB3, CleanRL)
+        adam_eps:float=1e-8, # Adam's epsilon of both optimisers (torch's default; SB3: 1e-5)
     )->LearnerHead:
     "VPG: GAE advantages, one policy-gradient step and `train_v_iters` value steps per epoch."
     rank, world = dp_world()
@@ -122,7 +123,8 @@ def VPGLearner(
     pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
     pipe = AdvantageBuffer(pipe, ac, steps_per_epoch=local, gamma=gamma, lam=lam, seq_len=seq_len,
                            value_target=value_target)
-    pipe = VPGPolicyLoss(pipe, ac, pi_lr=pi_lr)
-    pipe = ValueLoss(pipe, ac, vf_lr=vf_lr, train_v_iters=train_v_iters, mb_size=v_mb_size)
+    pipe = VPGPolicyLoss(pipe, ac, opt=make_optimizer(ac.pi.parameters(), pi_lr, eps=adam_eps))
+    pipe = ValueLoss(pipe, ac, train_v_iters=train_v_iters, mb_size=v_mb_size,
+                     opt=make_optimizer(ac.v.parameters(), vf_lr, eps=adam_eps))
     pipe = BasicOptStepper(pipe, max_grad_norm=max_grad_norm, grad_hook=avg_grads)   # each loss's own optimisers
     return learner_head(pipe, logger_bases, dp_augmentation_fns, device)

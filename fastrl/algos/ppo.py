@@ -49,6 +49,11 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         rnn:str|None=None, # 'lstm' or 'gru': a recurrent actor-critic (`RecurrentActorCritic`) for partially observed envs (fastrl)
         seq_len:int=64, # Recurrent: train on sequences of about this many steps of one lane (fastrl)
         value_target:str='rtg', # V's target: 'rtg' rewards-to-go (Spinning Up), 'gae' GAE(lambda) returns (SB3, CleanRL) (fastrl)
+        max_grad_norm:float|None=None, # Clip each update's gradient norm (`None`: no clipping, as Spinning Up; SB3: 0.5) (fastrl)
+        joint:bool=False, # Policy and value steps on the same minibatches, one backward, as SB3 (fastrl)
+        vf_coef:float=1., # With `joint`: the value loss's weight in the sum (SB3: 0.5) (fastrl)
+        joint_clip:bool=False, # With `joint`: clip the sum's gradient by its joint norm, as SB3 (fastrl)
+        adam_eps:float=1e-8, # Adam's epsilon (torch's default; SB3: 1e-5) (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
@@ -63,7 +68,8 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
                          mb_size=mb_size,
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
                          pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters, seq_len=seq_len,
-                         value_target=value_target, dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
+                         value_target=value_target, max_grad_norm=max_grad_norm, joint=joint, vf_coef=vf_coef,
+                         joint_clip=joint_clip, adam_eps=adam_eps, dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
