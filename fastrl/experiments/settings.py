@@ -106,6 +106,7 @@ def check_env_kwargs(name:str, keys)->None:
     if any(p.kind == p.VAR_KEYWORD for p in ps.values()): return
     takes = [n for n,p in ps.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != 'self']
     takes += ['max_episode_steps', 'disable_env_checker']   # gym.make's own
+    takes += ['obs_keys', 'action_mask_key']   # fastrl's, for Dict observations (EnvFn)
     from fastrl.envs.atari import is_ale_id, ATARI_DEFAULTS
     if is_ale_id(name): takes += list(ATARI_DEFAULTS)   # the preprocessing's parts
     bad = next((k for k in keys if k not in takes), None)
