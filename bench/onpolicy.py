@@ -110,12 +110,39 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     return epochs * spe / t.s, evaluate(policy, env_id, eval_seed(seed))
 
 
+def iqm_report(path):
+    "IQM with a 95 % stratified-bootstrap interval per method, and P(X > Y) for each pair (fastrl.experiments.study)."
+    import json
+    from fastrl.experiments.plot import stratified_bootstrap
+    from fastrl.experiments.study import prob_improvement_ci
+    runs = json.loads(path.read_text())['runs']
+    by = {}
+    for r in runs: by.setdefault(r['method'], []).append(r['mean_return'])
+    out = {}
+    for m, xs in by.items():
+        p, lo, hi = stratified_bootstrap([xs], rng=0)
+        out[m] = dict(seeds=len(xs), IQM=p, lo95=lo, hi95=hi, returns=xs)
+        print(f"{m:16s} n={len(xs)}  IQM {p:6.1f} [{lo:6.1f}, {hi:6.1f}]   {[round(x, 1) for x in xs]}")
+    pairs = {}
+    for x in by:
+        for y in by:
+            if x < y:
+                p, lo, hi = prob_improvement_ci([by[x]], [by[y]], rng=0)
+                pairs[f'{x} > {y}'] = dict(P=p, lo95=lo, hi95=hi)
+                print(f"P({x} > {y}) = {p:.2f} [{lo:.2f}, {hi:.2f}]")
+    return dict(methods=out, pairs=pairs)
+
+
 def bench_main(doc, name, runners, hp, steps, quick_steps):
     """CLI of an on-policy bench script: runs `runners` interleaved per seed and, after every seed, merges its rows
     into `results/{name}.json` (rows of earlier invocations with the same steps are kept, a rerun replaces them),
     so partial results survive and seeds can be run one invocation at a time."""
-    import json
+    import json, sys
     from common import RESULTS_DIR, add_cpu_s, base_parser, cpu_report, report, run_all
+    if '--report' in sys.argv:   # the study of the runs so far: IQM [95 % CI] per method, P(X > Y) per pair
+        path = RESULTS_DIR/f'{name}.json'
+        d = json.loads(path.read_text()); d['study'] = iqm_report(path); path.write_text(json.dumps(d, indent=1))
+        return
     args = base_parser(doc, methods=tuple(runners), steps=steps).parse_args()
     if args.quick: args.steps, name = quick_steps, name + '_quick'
     path, seeds = RESULTS_DIR/f'{name}.json', list(args.seeds)

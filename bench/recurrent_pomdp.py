@@ -71,37 +71,7 @@ def run_fastrl(seed, args, rnn, name=None, extra=None):
     return steps_s, ret
 
 
-def report(path):
-    "IQM with a 95 % stratified-bootstrap interval per method, and P(X > Y) for each pair (fastrl.experiments.study)."
-    import json
-    from fastrl.experiments.plot import stratified_bootstrap
-    from fastrl.experiments.study import prob_improvement_ci
-    runs = json.loads(path.read_text())['runs']
-    by = {}
-    for r in runs: by.setdefault(r['method'], []).append(r['mean_return'])
-    out = {}
-    for m, xs in by.items():
-        p, lo, hi = stratified_bootstrap([xs], rng=0)
-        out[m] = dict(seeds=len(xs), IQM=p, lo95=lo, hi95=hi, returns=xs)
-        print(f"{m:16s} n={len(xs)}  IQM {p:6.1f} [{lo:6.1f}, {hi:6.1f}]   {[round(x, 1) for x in xs]}")
-    pairs = {}
-    for x in by:
-        for y in by:
-            if x < y:
-                p, lo, hi = prob_improvement_ci([by[x]], [by[y]], rng=0)
-                pairs[f'{x} > {y}'] = dict(P=p, lo95=lo, hi95=hi)
-                print(f"P({x} > {y}) = {p:.2f} [{lo:.2f}, {hi:.2f}]")
-    return dict(methods=out, pairs=pairs)
-
-
 if __name__ == '__main__':
-    import sys
-    if '--report' in sys.argv:
-        import json
-        from common import RESULTS_DIR
-        path = RESULTS_DIR/'recurrent_pomdp.json'
-        d = json.loads(path.read_text()); d['study'] = report(path); path.write_text(json.dumps(d, indent=1))
-        sys.exit()
     bench_main(__doc__, 'recurrent_pomdp', dict(sb3_lstm=run_sb3_lstm,
                                                  fastrl_lstm=lambda s, a: run_fastrl(s, a, 'lstm'),
                                                  fastrl_lstm_sb3=lambda s, a: run_fastrl(s, a, 'lstm', 'fastrl_lstm_sb3', SB3_MATHS),
