@@ -19,6 +19,7 @@ return on a separately seeded eval env. Writes bench/results/minigrid_doorkey.js
 import gymnasium as gym
 import numpy as np
 
+from common import CPU_S
 from onpolicy import bench_main, run_fastrl_onpolicy, run_sb3_ppo
 
 BASE = 'MiniGrid-DoorKey-5x5-v0'
@@ -49,11 +50,17 @@ if ENV_ID not in gym.registry: gym.register(ENV_ID, entry_point=image_and_direct
 LSTM = dict(rnn='lstm', lstm_hidden_size=64, net_arch=[64], seq_len=32)
 
 
+def run_fastrl(seed, args, name, hp):
+    out = run_fastrl_onpolicy('ppo', ENV_ID, seed, args.steps, hp)
+    CPU_S[name, seed] = CPU_S.pop(('fastrl', seed))   # each arm's CPU seconds under its own name
+    return out
+
+
 def run_sb3(seed, args):
     return run_sb3_ppo(ENV_ID, seed, args.steps, HP, policy='MultiInputPolicy')
 
 
 if __name__ == '__main__':
-    bench_main(__doc__, 'minigrid_doorkey', dict(sb3=run_sb3, fastrl=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, HP),
-                                                  fastrl_lstm=lambda s, a: run_fastrl_onpolicy('ppo', ENV_ID, s, a.steps, {**HP, **LSTM})),
+    bench_main(__doc__, 'minigrid_doorkey', dict(sb3=run_sb3, fastrl=lambda s, a: run_fastrl(s, a, 'fastrl', HP),
+                                                  fastrl_lstm=lambda s, a: run_fastrl(s, a, 'fastrl_lstm', {**HP, **LSTM})),
                HP, steps=100_000, quick_steps=4_096)
