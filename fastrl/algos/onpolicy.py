@@ -46,13 +46,15 @@ def recurrent_choice(actor_critic, rnn:str|None, seq_len:int, default, steps_per
     ("The actor-critic class an entry function's `rnn` asks for: `RecurrentActorCritic` in place of the `default` "
      "MLP one; a `ConfigError` naming the argument for a bad `rnn`/`seq_len` (one that cannot cut each lane's rows of "
      "an epoch) or a user's actor_critic that is not recurrent.")
-    if rnn is None: return actor_critic
+    recurrent = rnn is not None or getattr(actor_critic, 'recurrent', False)   # asked for, or a recurrent class given
+    if not recurrent: return actor_critic
     from ..agents.recurrent import RecurrentActorCritic, RNN_KINDS
-    if rnn not in RNN_KINDS:
+    if rnn is not None and rnn not in RNN_KINDS:
         raise ConfigError(f"rnn must be one of {', '.join(RNN_KINDS)} (or left out for an MLP policy), got {rnn!r}")
     if not isinstance(seq_len, int) or seq_len < 1: raise ConfigError(f"seq_len must be a positive int, got {seq_len!r}")
     rows = steps_per_epoch // dp_world()[1] // max(num_envs, 1)
     if rows > 0: chunk_len(rows, seq_len)   # sequences that fit each lane's rows, checked before anything is written
+    if rnn is None: return actor_critic
     if actor_critic is default: return RecurrentActorCritic
     if not getattr(actor_critic, 'recurrent', False):
         raise ConfigError(f"rnn={rnn!r} asks for a recurrent actor-critic, but actor_critic="
