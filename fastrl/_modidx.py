@@ -488,8 +488,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                          'fastrl/agents/recurrent.py'),
                                          'fastrl.agents.recurrent.RecurrentActor.distribution': ( 'agents.recurrent.html#recurrentactor.distribution',
                                                                                                   'fastrl/agents/recurrent.py'),
-                                         'fastrl.agents.recurrent.RecurrentActor.forward': ( 'agents.recurrent.html#recurrentactor.forward',
-                                                                                             'fastrl/agents/recurrent.py'),
                                          'fastrl.agents.recurrent.RecurrentActor.log_prob': ( 'agents.recurrent.html#recurrentactor.log_prob',
                                                                                               'fastrl/agents/recurrent.py'),
                                          'fastrl.agents.recurrent.RecurrentActor.log_prob_from_distribution': ( 'agents.recurrent.html#recurrentactor.log_prob_from_distribution',

@@ -42,10 +42,11 @@ class StochasticActor(nn.Module):
      "needed. `mask` (`[B, n]` bool, the allowed actions) is passed only where the env masks actions.")
     def distribution(self, obs:Tensor, mask:Tensor|None=None): raise NotImplementedError
     def log_prob_from_distribution(self, pi, act:Tensor)->Tensor: raise NotImplementedError
-    def log_prob(self, obs:Tensor, act:Tensor, mask:Tensor|None=None)->Tensor:
-        return self.log_prob_from_distribution(self.distribution(obs, mask), act)
-    def forward(self, obs:Tensor, act:Tensor|None=None, mask:Tensor|None=None)->tuple:
-        pi = self.distribution(obs, mask)
+    # `kw`: what a subclass's `distribution` takes besides (a recurrent actor's `hidden`)
+    def log_prob(self, obs:Tensor, act:Tensor, mask:Tensor|None=None, **kw)->Tensor:
+        return self.log_prob_from_distribution(self.distribution(obs, mask, **kw), act)
+    def forward(self, obs:Tensor, act:Tensor|None=None, mask:Tensor|None=None, **kw)->tuple:
+        pi = self.distribution(obs, mask, **kw)
         return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
 
 def _no_mask(who:str, mask):

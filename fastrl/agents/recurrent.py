@@ -77,9 +77,6 @@ class RecurrentActor(StochasticActor):
     def log_prob_from_distribution(self, pi, act): return self.head.log_prob_from_distribution(pi, act)
     def log_prob(self, obs, act, mask=None, hidden:Hidden|None=None):
         return self.head.log_prob(self._features(obs, hidden), act, mask)
-    def forward(self, obs, act=None, mask=None, hidden:Hidden|None=None):
-        pi = self.distribution(obs, mask, hidden)
-        return pi, (None if act is None else self.log_prob_from_distribution(pi, act))
     def act(self, obs:Tensor, h:Tensor, mask:Tensor|None=None, deterministic:bool=False)->tuple:
         "`(action, next state)` of one step of every lane: sampled, or the mode when `deterministic`."
         y, h = self.core.step(obs, h)
