@@ -10,13 +10,14 @@ from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
 from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_kwargs,
                                          check_env_name,
-                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers)
+                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers, check_early_stop)
 
 
 # %% auto #0
-__all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'split_flags', 'register_algo',
-           'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env', 'default_exp_name',
-           'familiar_flags', 'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd', 'print_failure', 'main']
+__all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'LOG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'log_flag', 'split_flags',
+           'register_algo', 'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env',
+           'default_exp_name', 'familiar_flags', 'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd',
+           'print_failure', 'main']
 
 # %% ../nbs/22_run.ipynb #c06662bb
 class CLIError(Exception):
@@ -35,6 +36,21 @@ SHORTCUTS = dict(env_id='env_name', hid='ac_kwargs:hidden_sizes', act='ac_kwargs
 # configure the run; not entry-function arguments
 CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
                 'ray', 'ray_address', 'resume', 'threads')
+# run options every run of the command gets (its logger_kwargs), with the type of their value (bool: a switch)
+LOG_FLAGS = dict(tensorboard=bool, wandb=bool, wandb_project=str, wandb_entity=str, wandb_group=str, save_best=bool,
+                 stop_at_return=float, patience=int)
+
+def log_flag(f:str, key:str, raws:list):
+    "The value of run option `key` (`LOG_FLAGS`) given as flag `f` with `raws`, checked, or a `CLIError`."
+    if LOG_FLAGS[key] is bool:
+        v = parse_value(raws[0]) if len(raws) == 1 else None
+        if raws and type(v) is not bool: raise CLIError(f"{f} is a switch: give it alone, or with True or False")
+        return v if raws else True
+    if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
+    if LOG_FLAGS[key] is str: return raws[0]
+    try: return check_early_stop(**{key: parse_value(raws[0])})[0 if key == 'stop_at_return' else 1]
+    except ValueError as e: raise CLIError(f"{f}: {e}") from None
+
 _FLAG = re.compile(r'--([A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)*)(?:\[([\w-]*)\])?$')
 
 def split_flags(args:list)->tuple:
@@ -199,7 +215,7 @@ def build_grid(algo:str, args:list)->tuple:
     familiar_flags(vals, flag, params, algo)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
-                                 quiet=False, workers=1, ray=False, resume=False, threads=None), {}
+                                 quiet=False, workers=1, ray=False, resume=False, threads=None, log_options={}), {}
     exp_name = default_exp_name(algo)
     model_kw = model_kwargs_arg(params)
     for key, raws in vals.items():
@@ -209,6 +225,9 @@ def build_grid(algo:str, args:list)->tuple:
             if key in shs: shs[new] = shs.pop(key)
             key = new
         top = key.split(':')[0]
+        if key in LOG_FLAGS and key not in params:   # logger_kwargs of every run
+            run_kwargs['log_options'][key] = log_flag(f, key, raws)
+            continue
         if key in CONFIG_FLAGS:
             if key in ('datestamp', 'overwrite', 'keep_snapshots', 'quiet', 'ray', 'resume'):
                 if raws and (len(raws) > 1 or parse_value(raws[0]) not in (True, False)):
@@ -259,12 +278,15 @@ def build_grid(algo:str, args:list)->tuple:
             raise CLIError(f"unknown flag {f} for {algo}" + (f" (did you mean --{close[0]}?)" if close else '') +
                            f"; valid flags: {', '.join('--' + p for p in settable)}, --env, --env_kwargs:KEY, --hid, "
                            "--act, --encoder, --exp_name, --data_dir, --datestamp, --overwrite, --resume, --keep_snapshots, --quiet, "
-                           "--cpu, --workers, --threads, --ray, --ray_address")
+                           "--cpu, --workers, --threads, --ray, --ray_address, " + ', '.join('--' + k for k in LOG_FLAGS))
         default = params[top].default if top in params else _NOT_GIVEN
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
             else: raise CLIError(f"{f} needs a value")
         grid_keys[key] = [_check_value(f, key, r, parse_value(r), default) for r in raws]
+    for k, hint in (('tensorboard', 'pip install fastrl[tensorboard]'), ('wandb', 'pip install fastrl[wandb]')):
+        if run_kwargs['log_options'].get(k) and importlib.util.find_spec(k) is None:   # before any run starts
+            raise CLIError(f"{flag[k]} needs the `{k}` package, which is not installed: {hint}")
     if run_kwargs['num_cpu'] > 1 and not data_parallel(algo, fn):   # refused here, before any process starts
         dp = [a for a in cli_algos() if data_parallel(a, cli_algo(a))]
         raise CLIError(f"{flag['num_cpu']} {run_kwargs['num_cpu']}: {algo} does not support data-parallel training; "
@@ -330,7 +352,16 @@ def algo_help(algo:str, fn)->str:
               'it runs)',
               '  --ray                      run the variants as tasks on a local Ray instance '
               '(pip install fastrl[ray])',
-              '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)']
+              '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)',
+              '', 'logging, best model and early stopping (every run of the command):',
+              '  --tensorboard              also write TensorBoard scalars to OUTPUT_DIR/tb (pip install fastrl[tensorboard])',
+              '  --wandb                    also log to Weights & Biases (pip install fastrl[wandb]; WANDB_MODE=offline '
+              'without a network)',
+              '  --wandb_project P, --wandb_entity E, --wandb_group G   where the W&B runs go (a grid: its name is the group)',
+              '  --save_best False          keep no best/ model (default: best/ holds the best test return\'s model, '
+              'test_policy -i best)',
+              '  --stop_at_return R         end a run, finished, at the first epoch whose AverageTestEpRet reaches R',
+              '  --patience N               end a run, finished, after N epochs without a new best AverageTestEpRet']
     abl = getattr(fn, 'ablations', None) or {}
     if abl:
         lines += ['', "ablations (--aug NAME [NAME ...]: one variant each; '+' joins several into one):"]
@@ -353,6 +384,10 @@ def _env_override(env:str|None)->dict:
 
 def test_policy_cmd(args:list):
     "`python -m fastrl.run test_policy DIR [-l L] [-n N] [-nr] [-i I] [-d]` (Spinning Up's flags)."
+    def _itr_arg(s:str):
+        if s == 'best': return s
+        try: return int(s)
+        except ValueError: raise argparse.ArgumentTypeError(f"expected an epoch number, -1 or 'best', got {s!r}") from None
     import argparse
     p = argparse.ArgumentParser(prog='python -m fastrl.run test_policy',
                                 description='Run a saved policy and print episode returns.')
@@ -360,7 +395,8 @@ def test_policy_cmd(args:list):
     p.add_argument('--len', '-l', type=int, default=0, help='maximum episode length (0: no limit)')
     p.add_argument('--episodes', '-n', type=int, default=100, help='number of test episodes')
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
-    p.add_argument('--itr', '-i', type=int, default=-1, help='saved snapshot to load (-1: the last)')
+    p.add_argument('--itr', '-i', type=_itr_arg, default=-1,
+                   help="saved model to load: an epoch's snapshot, -1 the last, 'best' the best test return's")
     p.add_argument('--deterministic', '-d', action='store_true',
                    help='deterministic (mean) actions for stochastic policies')
     p.add_argument('--env', default=None, help="gymnasium id of the env, for a run whose env_fn config.json cannot "

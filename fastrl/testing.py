@@ -9,7 +9,7 @@ import torch
 from .core import SimpleStep
 
 # %% auto #0
-__all__ = ['toy_steps']
+__all__ = ['toy_steps', 'wandb_offline']
 
 # %% ../nbs/98_testing.ipynb #ts000004
 def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list:
@@ -26,4 +26,25 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
                                   env_id=torch.arange(lanes), step_n=f(i, torch.long), episode_n=f(ep, torch.long),
                                   n_steps=f(1, torch.long)))
             T += 1
+    return out
+
+# %% ../nbs/98_testing.ipynb #f73b2cd8
+def wandb_offline(run_dir)->list:
+    "`(run record, [history rows as dicts])` of every offline W&B run file under `run_dir/wandb`."
+    import json, struct
+    from pathlib import Path
+    from wandb.proto import wandb_internal_pb2 as pb
+    out = []
+    for f in sorted(Path(run_dir).glob('wandb/offline-run-*/run-*.wandb')):
+        b, i, buf, recs = f.read_bytes(), 7, b'', []   # 7 bytes of file header
+        while i + 7 <= len(b):
+            if (left := 32768 - i % 32768) < 7: i += left; continue   # a block's tail too short for a chunk header
+            _, n, t = struct.unpack('<IHB', b[i:i + 7]); i += 7        # crc, length, type (1 full, 2-4 first/middle/last)
+            if n == 0 and t == 0: break
+            buf += b[i:i + n]; i += n
+            if t in (1, 4): r = pb.Record(); r.ParseFromString(buf); recs.append(r); buf = b''
+        key = lambda it: it.key or '/'.join(it.nested_key)
+        rows = [{key(it): json.loads(it.value_json) for it in r.history.item if key(it) not in ('_runtime', '_timestamp')}
+                for r in recs if r.WhichOneof('record_type') == 'history']
+        out.append((next(r.run for r in recs if r.WhichOneof('record_type') == 'run'), rows))
     return out

@@ -77,7 +77,7 @@ def train_ddpg_pendulum(env_fn:str='Pendulum-v1', # The env (the page's networks
     print(f"trained {epochs} epochs x {batches} batches in {train_s:.0f}s; "
           f"deterministic return over 10 episodes: {np.mean(rets):.1f} ± {np.std(rets):.1f}")
     video = next((v.saved for v in find_dps(dls[1], VideoCollector) if v.saved is not None), None)
-    print(f"wrote {out}/: config.json, progress.txt, pyt_save/model.pt, checkpoint.pt (its replay in replay/), table.csv, "
+    print(f"wrote {out}/: config.json, progress.txt, pyt_save/model.pt, best/ (the best test return's model), checkpoint.pt (its replay in replay/), table.csv, "
           f"learning_curve.png, "
           f"{video.name if video else 'no video'}")
     return exp

@@ -5,13 +5,13 @@ diagnostics, `progress.txt`, the saved model and an exactly resumable checkpoint
 
 # %% ../../nbs/20_experiments.core.ipynb #f4e16b80
 from __future__ import annotations
-import contextlib, hashlib, inspect, os, re, sys, time, warnings
+import contextlib, hashlib, inspect, json, math, os, re, sys, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
 import gymnasium as gym
 from fastcore.all import L
-from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error
+from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error, atomic_write
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from .launch import import_user_modules
 from ..envs.gym import GymStepper
@@ -24,13 +24,13 @@ from ..core import resolve_device
 from ..pipes.core import pipe_to_device
 from ..learner.device import compile_modules, learner_modules
 from ..core import dp_world
-from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
+from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink, WandbSink, WANDB_HINT,
                                       run_test_episodes, stat_records)
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
                                            with_norm_stats)
 from .replay_files import replay_files
-from .settings import apply_numerics, numerics
+from .settings import apply_numerics, numerics, check_early_stop
 from .guards import (FiniteGuard, RunLock, _TEST_TITLES, check_args, check_output_dir,
                                        refuse_existing_run, resume_command)
 # fastrl.experiments.core keeps every public name it had before its parts got their own modules:
@@ -41,7 +41,8 @@ from .checkpoint import *
 from .guards import *
 
 # %% auto #0
-__all__ = ['CheckpointHook', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume', 'around_fit']
+__all__ = ['CheckpointHook', 'check_sink_packages', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume',
+           'around_fit']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -63,6 +64,13 @@ class CheckpointHook(LoggerBase):
     def __init__(self, f, source_datapipe=None): super().__init__(source_datapipe); self.f = f
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.f(r.value)
+
+def check_sink_packages(tensorboard:bool=False, wandb:bool=False):
+    "A one-line `ConfigError` when the package of a sink asked for is not installed."
+    import importlib.util
+    for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install fastrl[tensorboard]'), (wandb, 'wandb', WANDB_HINT)):
+        if on and importlib.util.find_spec(mod) is None:
+            raise ConfigError(f"{mod}=True (--{mod}) needs the `{mod}` package, which is not installed: {hint}")
 
 def _caller_entry(depth:int=2)->str|None:
     "'module:function' of the function that created the `Experiment`."
@@ -87,6 +95,13 @@ class Experiment(RunFolder):
                  entry:str|None=None, # 'module:function' of the entry function (default: the caller)
                  overwrite:bool=False, # Replace a run already in `output_dir` (default: refuse, and point to `resume`)
                  threads:int=1, # Torch intra-op threads (they change the order of float sums): recorded, re-applied by `resume`
+                 save_best:bool=True, # Keep the model of the best AverageTestEpRet so far in `best/` (`best/best.json`: its epoch)
+                 stop_at_return:float|None=None, # End the run, finished, at the first epoch whose AverageTestEpRet reaches this
+                 patience:int|None=None, # End the run, finished, after this many epochs without a new best AverageTestEpRet
+                 wandb:bool=False, # Also log to Weights & Biases (`WANDB_MODE=offline`: to `output_dir/wandb` only)
+                 wandb_project:str|None=None, # W&B project (default: 'fastrl')
+                 wandb_entity:str|None=None, # W&B entity: user or team
+                 wandb_group:str|None=None, # W&B group (a grid's runs: the grid's name)
                  **unknown, # Any other `logger_kwargs` key: refused in one line that lists the keys a run takes
                 ):
         if unknown:
@@ -94,6 +109,11 @@ class Experiment(RunFolder):
             raise ConfigError(f"logger_kwargs has {', '.join(map(repr, unknown))}, which a run does not take; it "
                               f"takes: {', '.join(takes)}")
         self.config = dict(config)
+        try: self.stop_at_return, self.patience = check_early_stop(stop_at_return, patience)
+        except ValueError as e: raise ConfigError(str(e)) from None
+        self.save_best = save_best
+        self.wandb = dict(project=wandb_project, entity=wandb_entity, group=wandb_group) if wandb else None
+        if not load_only: check_sink_packages(tensorboard, wandb)   # before anything is written
         check_args(self.config)   # the user's own argument names, before anything is built or written
         self.settings = settings_of(self.config)   # what a checkpoint and a saved model keep, to catch a config edited later
         if isinstance(resume, (str, os.PathLike)): output_dir, resume = resume, True
@@ -118,6 +138,7 @@ class Experiment(RunFolder):
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
         self.ckpt, self.lock, self.last_epoch = None, None, 0
+        self.best, self.stopped, self._test_ret = None, None, None   # best test return so far; why the run stopped early
         if not load_only:   # refused here, before anything is built or written; every rank sees the same files
             check_output_dir(self.output_dir, resume)
             if resume: self.ckpt = self._read_checkpoint()
@@ -164,6 +185,7 @@ class Experiment(RunFolder):
             if self.is_main and not self.load_only:
                 ls.append(ProgressFile(self.output_dir/self.output_fname, append=self.ckpt is not None))
                 if self.tensorboard: ls.append(TensorBoardSink(self.output_dir/'tb'))
+                if self.wandb: ls.append(WandbSink(self.output_dir, name=self.exp_name, **self.wandb))
             ls.append(CheckpointHook(self._on_epoch_end))
             self._loggers = ls
         return self._loggers
@@ -186,21 +208,51 @@ class Experiment(RunFolder):
         # fresh, reproducible test episodes each epoch
         test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
         rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
+        self._test_ret = float(np.mean(rets))   # what `best/` and early stopping go by
         # rank 0 alone: no collective
         return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]
 
     def _on_epoch_end(self, epoch:int):
-        if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs):
+        stop = self._track_best(epoch) if self.is_main else None
+        if self.world_size > 1:   # rank 0 alone tests: every rank stops with it
+            box = [stop]; torch.distributed.broadcast_object_list(box, src=0); stop = box[0]
+        if stop: self.stopped = {'epoch': epoch, 'why': stop}   # kept in the checkpoint: the run is finished
+        if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs or stop):
             self.save_model(epoch)
         if self.checkpoint: self.save_checkpoint(epoch)
         self.last_epoch = epoch   # saved: a write that failed above leaves the last one before
+        if stop: find_dp(self.learner, EpocherCollector).stop()
+
+    def _track_best(self, epoch:int)->str|None:
+        ("After the epoch's test episodes: on a new best AverageTestEpRet record it (and save `best/`); the reason to "
+         "stop early (`stop_at_return`, `patience`), or None.")
+        ret, self._test_ret = self._test_ret, None
+        if ret is None or not math.isfinite(ret): return None
+        if self.best is None or ret > self.best['AverageTestEpRet']:
+            self.best = {'epoch': epoch, 'AverageTestEpRet': ret}
+            if self.save_best and self.models: self._save_best()
+        if self.stop_at_return is not None and ret >= self.stop_at_return:
+            return f"AverageTestEpRet {ret:.6g} reached stop_at_return {self.stop_at_return:g}"
+        if self.patience is not None and epoch - self.best['epoch'] >= self.patience:
+            return (f"no new best AverageTestEpRet in {self.patience} epoch{'s' * (self.patience != 1)} (best "
+                    f"{self.best['AverageTestEpRet']:.6g} at epoch {self.best['epoch']})")
+        return None
+
+    def _save_best(self):
+        "Write `best/model.pt` (the saved-model format, for `test_policy --itr best`) and `best/best.json`."
+        save_checkpoint(self._model_state(self.best['epoch']), self.output_dir/'best'/'model.pt')
+        atomic_write(self.output_dir/'best'/'best.json', json.dumps(self.best, indent=1) + '\n')
 
     def save_model(self, epoch:int):
         "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
-              'settings': self.settings}
+        sd = self._model_state(epoch)
         save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
         if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
+
+    def _model_state(self, epoch:int)->dict:
+        "What a saved model file holds: the models' state_dicts, the epoch, the env's statistics and spaces, settings."
+        return {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
+                'settings': self.settings}
 
     def _model_extras(self)->dict:
         ("What a saved model keeps beside the weights: the training env's normalising statistics and its spaces "
@@ -222,7 +274,7 @@ class Experiment(RunFolder):
         if self.is_main:
             p = self.output_dir/self.output_fname
             save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts,
-                             'settings': self.settings,
+                             'settings': self.settings, 'best': self.best, 'stopped': self.stopped,
                              # what the progress file holds now: a resume checks its rows were kept as written
                              'progress_sha256': hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else None},
                             self.output_dir/'checkpoint.pt', keep_previous=True)
@@ -240,6 +292,10 @@ class Experiment(RunFolder):
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
             raise ValueError("exp.fit needs a learner built with logger_bases=exp.loggers.")
         extra = _TEST_TITLES if agent is not None and num_test_episodes > 0 else ()
+        if not extra and (self.stop_at_return is not None or self.patience is not None):
+            what = 'stop_at_return' if self.stop_at_return is not None else 'patience'
+            raise ConfigError(f"{what} goes by the test episodes' return, and this run has none "
+                              f"(num_test_episodes={num_test_episodes}): give num_test_episodes > 0, or drop {what}")
         self._place_stats(learner)   # placed when built by `learner_head`; a learner built by hand gets it here
         for st in find_dps(learner, EpochStats): st.with_titles(extra)
         for g in find_dps(learner, FiniteGuard): g.models = self.models
@@ -254,7 +310,7 @@ class Experiment(RunFolder):
             st = self.ckpt['ranks'][self.rank]
             with replay_files(self.output_dir, self.rank): load_graph_state(learner, st['graph'])
             set_rng_state(st['rng'])
-            done = self.ckpt['epoch']
+            done, self.best = self.ckpt['epoch'], self.ckpt.get('best')
         self._place(learner)   # after loading: a checkpoint of any device goes on on this run's
         self.last_epoch = done
         self._agree(self._start)
@@ -268,6 +324,8 @@ class Experiment(RunFolder):
             if err is None: raise   # fastrl's own bug: its traceback is wanted
             raise self._stopped(err) from None
         finally: self._release(); _close_subprocess_envs(learner)
+        if self.stopped and self.is_main:   # also when quiet: the run ended before its epochs
+            print(f"Stopped early after epoch {self.stopped['epoch']}: {self.stopped['why']}", flush=True)
         return self
 
     def _stopped(self, e:RunAborted)->RunAborted:
@@ -276,8 +334,13 @@ class Experiment(RunFolder):
         return err
 
     def _load_model(self):
-        p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
-        if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
+        if self.itr == 'best':
+            p = self.output_dir/'best'/'model.pt'
+            if not p.exists(): raise ConfigError(f"No best model {p}: the run kept none (it had no test episodes, or "
+                                                 "save_best=False); load the last one (--itr -1)")
+        else:
+            p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
+            if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
         try: sd = load_checkpoint(p); sd['models']
         except Exception as e:
             raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model): "

@@ -109,6 +109,7 @@ class ExperimentGrid:
             ray:bool|str=False, # Run the variants as Ray tasks: `True` on a local Ray instance, or a cluster's address
             resume:bool=False, # Continue a stopped grid: skip finished variants, resume stopped ones, start the rest
             threads:int|None=None, # Torch threads of each run (recorded; the same wherever it runs); `None`: 1
+            log_options:dict|None=None, # More `Experiment` options for every run (`wandb=True`: the grid's name is its W&B group)
            )->list:
         ("Run every variant (each checked by `check_variants` first): in series with `call_experiment`, or "
          "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders (finished ones "
@@ -133,8 +134,11 @@ class ExperimentGrid:
         if wait:
             print(f"Launching in {wait:g} s ($FASTRL_WAIT_BEFORE_LAUNCH): Ctrl-C stops it before anything runs", flush=True)
             time.sleep(wait)
+        log_options = dict(log_options or {})
+        if log_options.get('wandb'): log_options.setdefault('wandb_group', self.name)   # a grid's runs together
         run_kwargs = dict(num_cpu=num_cpu, data_dir=data_dir, datestamp=datestamp, overwrite=overwrite,
-                          keep_snapshots=keep_snapshots, quiet=quiet, resume=resume, threads=threads)
+                          keep_snapshots=keep_snapshots, quiet=quiet, resume=resume, threads=threads,
+                          log_options=log_options)
         workers = resolve_workers(workers, resolve_num_cpu(num_cpu))
         if workers > 1 or ray: outs = run_variants(todo, workers=workers, ray=ray, **run_kwargs)
         else: outs = [call_experiment(name, fn, **run_kwargs, **var) for name, fn, var in todo]
@@ -230,9 +234,9 @@ def variant_state(folder, # The variant's output folder
         if isinstance(epochs, int) and rows >= epochs: return 'finished'   # a run made with checkpoint=False
         raise ConfigError(f"{folder} holds {rows} epoch{'s' * (rows != 1)} but no checkpoint.pt to continue from: "
                           "replace it with --overwrite, or move it away")
-    if isinstance(epochs, int) and rows >= epochs:
-        try: done = load_checkpoint(ck)['epoch']
-        except Exception: return 'resume'   # the run's own resume says in one line what is wrong with it
-        if done >= epochs: return 'finished'
+    try: c = load_checkpoint(ck); done = c['epoch']
+    except Exception: return 'resume'   # the run's own resume says in one line what is wrong with it
+    if c.get('stopped'): return 'finished'   # ended by early stopping
+    if isinstance(epochs, int) and rows >= epochs and done >= epochs: return 'finished'
     return 'resume'
 

@@ -152,9 +152,11 @@ def _announce(logger_kwargs:dict, seed:int, num_cpu:int):
           f"{num_cpu} process{'es' if num_cpu>1 else ''}) in {logger_kwargs['output_dir']}", flush=True)
 
 def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                      keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None)->dict:
+                      keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None,
+                      log_options:dict|None=None)->dict:
     ("`setup_logger_kwargs` plus the run options a grid passes on to `Experiment` (`resume`: continue the run the "
-     "folder holds, if any; `threads`: torch threads of the run, `None`: `Experiment`'s default, 1).")
+     "folder holds, if any; `threads`: torch threads of the run, `None`: `Experiment`'s default, 1; `log_options`: "
+     "more `Experiment` options, e.g. `tensorboard`, `wandb`, `stop_at_return`, `patience`).")
     from fastrl.experiments.guards import existing_run
     logger_kwargs = setup_logger_kwargs(exp_name, seed, data_dir, datestamp)
     if overwrite: logger_kwargs['overwrite'] = True
@@ -162,6 +164,7 @@ def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:boo
     if keep_snapshots: logger_kwargs['keep_snapshots'] = True
     if quiet: logger_kwargs['show'] = False
     if threads is not None: logger_kwargs['threads'] = threads
+    logger_kwargs.update(log_options or {})
     return logger_kwargs
 
 def call_experiment(
@@ -175,13 +178,14 @@ def call_experiment(
     quiet:bool=False, # No progress bars or epoch table (the progress file is written as always)
     resume:bool=False, # Continue the run the output folder holds, if any (a grid's `resume`)
     threads:int|None=None, # Torch threads of the run (recorded in config.json); `None`: 1
+    log_options:dict|None=None, # More `Experiment` options (`logger_kwargs`): tensorboard, wandb, stop_at_return, patience, ...
     # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     **kwargs):
     "Run one experiment; returns its output folder."
     num_cpu = resolve_num_cpu(num_cpu)
     seed = kwargs.get('seed', 0)
     logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
-                                      threads)
+                                      threads, log_options)
     _announce(logger_kwargs, seed, num_cpu)
     _call(thunk, kwargs, logger_kwargs, num_cpu)
     return logger_kwargs['output_dir']
@@ -331,7 +335,8 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
                  workers:int=2, # Variants at once, each in a worker process of its own
                  ray:bool|str=False, # Ray tasks instead: `True` on a local Ray instance, else a cluster's address
                  num_cpu:int|str=1, data_dir:str=None, datestamp:bool=False, overwrite:bool=False,
-                 keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None)->list:
+                 keep_snapshots:bool=False, quiet:bool=False, resume:bool=False, threads:int|None=None,
+                 log_options:dict|None=None)->list:
     ("Run the variants of `todo` `workers` at a time in worker processes (or as Ray tasks); returns their output "
      "folders. Each variant's console goes to `OUTPUT_DIR.log`; one that fails does not stop the others and all "
      "failures are reported together at the end (`LaunchError`).")
@@ -340,7 +345,7 @@ def run_variants(todo:list, # `(exp_name, entry function, kwargs)` of each varia
     jobs, outs = [], []
     for name, fn, var in todo:
         lk = run_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
-                               threads)
+                               threads, log_options)
         spec = dict(thunk_spec(fn, var), logger_kwargs=lk, num_cpu=num_cpu)
         jobs.append((spec, lk['output_dir'] + '.log')); outs.append(lk['output_dir'])
     n, rcs, t0 = len(jobs), [None] * len(jobs), time.time()

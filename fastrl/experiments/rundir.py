@@ -44,6 +44,10 @@ class RunFolder:
                               f"truncated or not a checkpoint); {kept}") from None
         check_settings(ck.get('settings'), self.settings, f"its checkpoint (epoch {ck['epoch']})")
         self._check_progress(ck)
+        if ck.get('stopped'):   # early stopping ended it: finished, whatever its epochs
+            st = ck['stopped']
+            raise ConfigError(f"{self.output_dir} already finished: it stopped early after epoch {st['epoch']} "
+                              f"({st['why']}); start a new run to train further")
         epochs = self.config.get('epochs')
         if isinstance(epochs, int) and ck['epoch'] >= epochs:
             raise ConfigError(f"{self.output_dir} already finished ({ck['epoch']} of {epochs} epochs): "

@@ -10,9 +10,9 @@ import importlib, os, os.path as osp, time
 
 # %% auto #0
 __all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'default_data_dir', 'user_setting', 'check_exp_name', 'setup_logger_kwargs',
-           'activation_from_name', 'activation_name', 'make_env_fn', 'check_env_kwargs', 'check_env_installed',
-           'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics',
-           'numerics']
+           'activation_from_name', 'activation_name', 'check_early_stop', 'make_env_fn', 'check_env_kwargs',
+           'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads',
+           'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -88,6 +88,20 @@ def activation_name(act)->str|None:
     import torch.nn as nn
     n = getattr(act, '__name__', None)
     return f'torch.nn.{n}' if n in ACTIVATIONS and getattr(nn, n) is act else None
+
+# %% ../../nbs/20f_experiments.settings.ipynb #479b9aa2
+def check_early_stop(stop_at_return=None, # The AverageTestEpRet to stop at, or None
+                     patience=None, # Epochs without a new best AverageTestEpRet before stopping, or None
+                    )->tuple:
+    "`(stop_at_return as a float, patience)` checked, or a one-line `ValueError` naming the option."
+    if stop_at_return is not None:
+        if isinstance(stop_at_return, bool) or not isinstance(stop_at_return, (int, float)) or stop_at_return != stop_at_return \
+           or abs(stop_at_return) == float('inf'):
+            raise ValueError(f"stop_at_return must be a finite number (the AverageTestEpRet to stop at), got {stop_at_return!r}")
+        stop_at_return = float(stop_at_return)
+    if patience is not None and (isinstance(patience, bool) or not isinstance(patience, int) or patience < 1):
+        raise ValueError(f"patience must be a whole number of epochs >= 1, got {patience!r}")
+    return stop_at_return, patience
 
 # %% ../../nbs/20f_experiments.settings.ipynb #e5ba67d9
 def make_env_fn(env_name:str, **env_kwargs):

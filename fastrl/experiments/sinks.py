@@ -5,7 +5,7 @@
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #5f721319
 from __future__ import annotations
-import math, os, time
+import json, math, os, time
 from typing import NamedTuple
 from pathlib import Path
 import numpy as np
@@ -23,10 +23,10 @@ from ..core import dp_world
 from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
-__all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'spread_columns',
-           'spinup_columns', 'declared_titles', 'column_value', 'host_floats', 'diag_value', 'Spread',
-           'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'pool_means',
-           'RankMean', 'retitle']
+__all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'WANDB_HINT', 'stat_records', 'EpochStats', 'run_test_episodes',
+           'spread_columns', 'spinup_columns', 'declared_titles', 'column_value', 'host_floats', 'diag_value', 'Spread',
+           'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'EpochCallback',
+           'WandbSink', 'pool_means', 'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -270,6 +270,53 @@ class TensorBoardSink(LoggerBase):
         self.writer.flush()
     def end(self):
         if self.writer is not None: self.writer.flush()
+
+class EpochCallback(LoggerBase):
+    ("A per-epoch hook: calls `f(epoch, row)` at the end of each epoch with the epoch's row (column -> mean, as "
+     "`progress.txt` gets it).")
+    reads = (EpocherCollector.title,)
+    def __init__(self, f, source_datapipe=None): super().__init__(source_datapipe); self.f, self.acc = f, EpochAccumulator()
+    def log(self, r:Record):
+        if r.name == EpocherCollector.title: self.f(r.value, self.acc.row())
+        else: self.acc.add(r)
+
+# %% ../../nbs/20c_experiments.sinks.ipynb #71ec80ec
+WANDB_HINT = "pip install fastrl[wandb] (or pip install wandb)"
+
+class WandbSink(LoggerBase):
+    ("Writes each epoch's means to a Weights & Biases run (`wandb` needed; `WANDB_MODE=offline` writes it to disk), "
+     "x-axis `TotalEnvInteracts`; files in `run_dir/wandb`, the run id kept there so a resume continues it.")
+    reads = (EpocherCollector.title,)
+    def __init__(self, run_dir, # The fastrl run folder
+                 name:str|None=None, # Name of the W&B run (default: the folder's name)
+                 project:str|None=None, # W&B project (default: 'fastrl')
+                 entity:str|None=None, # W&B entity (user or team; default: W&B's own)
+                 group:str|None=None, # W&B group: a grid's or study's runs together
+                 config:dict|None=None, # The run's settings (default: the run folder's config.json)
+                 source_datapipe=None):
+        super().__init__(source_datapipe)
+        self.run_dir, self.name, self.project, self.entity, self.group = Path(run_dir), name, project, entity, group
+        self.config, self.acc, self.run = config, EpochAccumulator(), None
+    def begin(self):
+        if self.run is not None: return
+        try: import wandb
+        except ImportError as e: raise ImportError(f"--wandb needs the `wandb` package ({e}): {WANDB_HINT}") from None
+        d = self.run_dir/'wandb'; d.mkdir(parents=True, exist_ok=True)
+        id_file = d/'run_id'
+        rid = id_file.read_text().strip() if id_file.exists() else os.urandom(4).hex()
+        if not id_file.exists(): atomic_write(id_file, rid + '\n')
+        cfg = self.config
+        if cfg is None and (self.run_dir/'config.json').exists(): cfg = json.loads((self.run_dir/'config.json').read_text())
+        self.run = wandb.init(project=self.project or 'fastrl', entity=self.entity, group=self.group,
+                              name=self.name or self.run_dir.name, config=cfg, dir=str(self.run_dir), id=rid,
+                              resume='allow', reinit='create_new')
+    def log(self, r:Record):
+        if r.name != EpocherCollector.title: return self.acc.add(r)
+        row = self.acc.row()
+        step = int(row.get('TotalEnvInteracts', r.value))
+        self.run.log({k: v for k, v in row.items() if not math.isnan(v)}, step=step)
+    def end(self):
+        if self.run is not None: self.run.finish(); self.run = None
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #89603fb4
 def pool_means(parts:list)->dict:

@@ -26,7 +26,8 @@ __all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
 def saved_model(fpath, itr=None)->Path:
-    "The saved model file of the run in `fpath`: `pyt_save/model.pt`, or the snapshot of epoch `itr`."
+    "The saved model file of the run in `fpath`: `pyt_save/model.pt`, the snapshot of epoch `itr`, or `best/model.pt`."
+    if itr == 'best': return Path(fpath)/'best'/'model.pt'
     return Path(fpath)/'pyt_save'/(f'model{itr}.pt' if itr is not None and itr >= 0 else 'model.pt')
 
 def recorded_env(fpath)->bool:
@@ -130,10 +131,16 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
         if isinstance(info, dict) and info.get('action_mask') is not None: seen['action_mask'] = info['action_mask']
     return exp, _Action(get_action, exp, reset, see)
 
-def _itr(itr)->int|None: return None if itr in ('last', None, -1, '-1') else int(itr)
+def _itr(itr)->int|str|None:
+    "`itr` as the loaders take it: None (the last model), 'best' (`best/model.pt`) or an epoch."
+    if itr in ('last', None, -1, '-1'): return None
+    if itr == 'best': return 'best'
+    try: return int(itr)
+    except (TypeError, ValueError):
+        raise ConfigError(f"itr must be 'last', 'best' or an epoch number, got {itr!r}") from None
 
 def load_policy_and_env(fpath, # Output folder of a run (holds config.json and pyt_save/)
-                        itr='last', # 'last'/-1: the latest model, or the epoch of a `pyt_save/model{itr}.pt` snapshot
+                        itr='last', # 'last'/-1: the latest model, 'best': the best test return's, or the epoch of a snapshot
                         deterministic:bool=False, # Act without exploration / with the mean action
                         render_mode:str|None=None, # Render mode of the returned env (`'rgb_array'` for videos)
                         **overrides, # Arguments config.json could not record, e.g. env_fn=...
@@ -154,7 +161,7 @@ def load_policy_and_env(fpath, # Output folder of a run (holds config.json and p
     return env, get_action
 
 def load_policy(fpath, # Output folder of a run
-                itr='last', # 'last', or the epoch of a snapshot
+                itr='last', # 'last', 'best', or the epoch of a snapshot
                 deterministic:bool=True, # Act without exploration / with the mean action
                 **overrides, # Arguments config.json could not record (not needed for env_fn: the saved spaces stand in)
                ):
@@ -223,14 +230,14 @@ def test_policy_main(fpath, # Output folder of a run
                      len:int=0, # Maximum episode length (0: no limit beyond the env's own)
                      episodes:int=100, # Number of test episodes
                      norender:bool=False, # Do not render (print returns and lengths only)
-                     itr:int=-1, # Saved model of this epoch (-1: the last)
+                     itr:int|str=-1, # Saved model of this epoch (-1: the last; 'best': the best test return's)
                      deterministic:bool=False, # Deterministic actions (the mean action of SAC's policy)
                      video_path=None, # Video file when rendering headless (default: fpath/test_policy.mp4)
                      **overrides, # Arguments config.json could not record (env_fn=...)
                     ):
     "Load the policy of `fpath` and run it (Spinning Up's `test_policy` command)."
     render = not norender
-    env, get_action = load_policy_and_env(fpath, 'last' if itr < 0 else itr, deterministic,
+    env, get_action = load_policy_and_env(fpath, 'last' if itr in (-1, None) else itr, deterministic,
                                           render_mode=('human' if has_screen() else 'rgb_array') if render else None,
                                           **overrides)
     return run_policy(env, get_action, len, episodes, render,

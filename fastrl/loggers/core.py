@@ -40,7 +40,11 @@ class EpocherCollector(Pipe):
     title = 'epoch'
     reads = (BatchCollector.title,)   # the records it reacts to (the learner checks a pipe before it yields them)
     def __init__(self, source_datapipe, epochs:int=0):
-        self.source_datapipe,self.n_epochs,self.epoch = source_datapipe,epochs,0
+        self.source_datapipe,self.n_epochs,self.epoch,self.stopping = source_datapipe,epochs,0,False
+
+    def stop(self):
+        "End `fit` after the epoch record being handled now: every pipe sees it, then the iteration ends (early stopping)."
+        self.stopping = True
 
     @property
     def batches(self)->int: return find_dps(self.source_datapipe, BatchCollector)[0].batches
@@ -53,7 +57,7 @@ class EpocherCollector(Pipe):
             if isinstance(o, Record) and o.name==BatchCollector.title and o.value==batches:
                 self.epoch += 1; done += 1
                 yield Record(self.title, self.epoch)
-                if done >= self.n_epochs: return
+                if done >= self.n_epochs or self.stopping: self.stopping = False; return
 
 # %% ../../nbs/05_loggers.core.ipynb #01af7efb
 def iter_steps(o):
