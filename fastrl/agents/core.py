@@ -6,7 +6,7 @@
 # %% ../../nbs/07_agents.core.ipynb #af68e36d
 from __future__ import annotations
 from ..core import ConfigError, evaluating, step_begins
-import math, re
+import contextlib, math, re
 from types import SimpleNamespace
 import numpy as np
 import torch
@@ -14,11 +14,11 @@ from torch import nn, Tensor
 from ..pipes.core import Pipe
 import gymnasium as gym
 from ..core import SimpleStep
-from ..pipes.core import pipe_chain, GRAPH_VERSION
+from ..pipes.core import pipe_chain, GRAPH_VERSION, find_dps
 
 # %% auto #0
 __all__ = ['AgentBase', 'acting_mask', 'AgentContractError', 'AgentHead', 'LaneState', 'StepFieldSelector', 'is_shape_error',
-           'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'ExplorationBase',
+           'SimpleModelRunner', 'ActionClip', 'ActionUnbatcher', 'NumpyConverter', 'tensor_actions', 'ExplorationBase',
            'OrnsteinUhlenbeck', 'GaussianNoise', 'UniformWarmup']
 
 # %% ../../nbs/07_agents.core.ipynb #0c093683
@@ -227,10 +227,23 @@ class ActionUnbatcher(Pipe):
         for a in self.source_datapipe: yield a[0] if base.single else a
 
 class NumpyConverter(Pipe):
-    "Yields each tensor as a (CPU) numpy array, as gymnasium expects actions."
+    ("Yields each tensor as a (CPU) numpy array, as gymnasium expects actions; `keep_tensors` (set by `tensor_actions`) "
+     "yields it as it is.")
+    keep_tensors = False
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
-        for a in self.source_datapipe: yield a.numpy() if a.is_cpu and not a.requires_grad else a.detach().cpu().numpy()
+        for a in self.source_datapipe:
+            if self.keep_tensors: yield a
+            else: yield a.numpy() if a.is_cpu and not a.requires_grad else a.detach().cpu().numpy()
+
+@contextlib.contextmanager
+def tensor_actions(agent):
+    "Within the block, `agent.act` returns tensors (its `NumpyConverter`s pass them on): for batches and tracing."
+    convs = find_dps(agent, NumpyConverter)
+    for c in convs: c.keep_tensors = True
+    try: yield agent
+    finally:
+        for c in convs: vars(c).pop('keep_tensors', None)
 
 # %% ../../nbs/07_agents.core.ipynb #bfd48ca9
 class ExplorationBase(Pipe):
