@@ -41,8 +41,8 @@ from .checkpoint import *
 from .guards import *
 
 # %% auto #0
-__all__ = ['CheckpointHook', 'check_sink_packages', 'Experiment', 'is_env_id', 'rebuilt_config', 'call_from_config', 'resume',
-           'around_fit']
+__all__ = ['EPOCH_HOOKS', 'CheckpointHook', 'check_sink_packages', 'epoch_hook', 'Experiment', 'is_env_id', 'rebuilt_config',
+           'call_from_config', 'resume', 'around_fit']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -71,6 +71,16 @@ def check_sink_packages(tensorboard:bool=False, wandb:bool=False):
     for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install fastrl[tensorboard]'), (wandb, 'wandb', WANDB_HINT)):
         if on and importlib.util.find_spec(mod) is None:
             raise ConfigError(f"{mod}=True (--{mod}) needs the `{mod}` package, which is not installed: {hint}")
+
+EPOCH_HOOKS = []   # `f(exp, epoch, test_return) -> str|None`: after each epoch (rank 0); a string stops the run, finished
+
+@contextlib.contextmanager
+def epoch_hook(f):
+    ("Within the block, every run calls `f(exp, epoch, test_return)` after each epoch (its `AverageTestEpRet`, or None); "
+     "a string returned ends the run, finished, with that reason (how `fastrl tune` prunes a trial).")
+    EPOCH_HOOKS.append(f)
+    try: yield f
+    finally: EPOCH_HOOKS.remove(f)
 
 def _caller_entry(depth:int=2)->str|None:
     "'module:function' of the function that created the `Experiment`."
@@ -139,6 +149,7 @@ class Experiment(RunFolder):
         set_seed(self.seed)
         self.ckpt, self.lock, self.last_epoch = None, None, 0
         self.best, self.stopped, self._test_ret = None, None, None   # best test return so far; why the run stopped early
+        self.test_return = None
         if not load_only:   # refused here, before anything is built or written; every rank sees the same files
             check_output_dir(self.output_dir, resume)
             if resume: self.ckpt = self._read_checkpoint()
@@ -214,6 +225,8 @@ class Experiment(RunFolder):
 
     def _on_epoch_end(self, epoch:int):
         stop = self._track_best(epoch) if self.is_main else None
+        for f in EPOCH_HOOKS if self.is_main and not stop else ():   # e.g. a tuner's pruner
+            stop = stop or f(self, epoch, self.test_return)
         if self.world_size > 1:   # rank 0 alone tests: every rank stops with it
             box = [stop]; torch.distributed.broadcast_object_list(box, src=0); stop = box[0]
         if stop: self.stopped = {'epoch': epoch, 'why': stop}   # kept in the checkpoint: the run is finished
@@ -227,6 +240,7 @@ class Experiment(RunFolder):
         ("After the epoch's test episodes: on a new best AverageTestEpRet record it (and save `best/`); the reason to "
          "stop early (`stop_at_return`, `patience`), or None.")
         ret, self._test_ret = self._test_ret, None
+        self.test_return = ret   # this epoch's AverageTestEpRet (None: no test episodes)
         if ret is None or not math.isfinite(ret): return None
         if self.best is None or ret > self.best['AverageTestEpRet']:
             self.best = {'epoch': epoch, 'AverageTestEpRet': ret}
