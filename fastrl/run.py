@@ -90,7 +90,7 @@ def cli_algos()->list:
     m = _algos_module()
     return sorted(set(ALGOS) | set(m.available_algos() if m is not None else ()))
 
-SUBCOMMANDS = ('plot', 'report', 'test_policy', 'resume', 'tune')
+SUBCOMMANDS = ('plot', 'report', 'test_policy', 'resume', 'tune', 'package')
 
 def cli_algo(name:str):
     "Entry function called `name` (or named `module:function`); a `CLIError` listing the choices otherwise."
@@ -447,7 +447,7 @@ def resume_cmd(args:list):
 # %% ../nbs/22_run.ipynb #5d72c358
 def _usage()->str:
     return ('usage: python -m fastrl.run ALGO [--flag VALUE ...] | plot DIR ... | report DIR ... | test_policy DIR | '
-            'resume DIR | tune ALGO ...\n'
+            'resume DIR | tune ALGO ... | package DIR\n'
             f"algorithms: {', '.join(cli_algos()) or '(none installed)'}; "
             "python -m fastrl.run ALGO --help for its flags")
 
@@ -476,6 +476,7 @@ def _run_cmd(argv:list):
         except (FileNotFoundError, ValueError) as e: raise CLIError(f'report: {e}') from None   # no runs, no column
     if cmd == 'test_policy': return test_policy_cmd(args)
     if cmd in ('resume', '--resume'): return resume_cmd(args)
+    if cmd == 'package': return _delegate('fastrl.experiments.package', 'main')(args)
     if cmd == 'tune':
         try: return _delegate('fastrl.experiments.tune', 'main')(args)
         # under `python -m fastrl.run` this module is __main__: the tuner raises fastrl.run's CLIError, another class

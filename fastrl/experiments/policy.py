@@ -4,7 +4,7 @@
 
 # %% ../../nbs/23b_experiments.policy.ipynb #5d5ff2ed
 from __future__ import annotations
-import os, tempfile
+import os, tempfile, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -147,8 +147,10 @@ def export_policy(policy:Policy, path, format:str|None=None)->Path:
     traced = torch.jit.freeze(torch.jit.trace(_Traced(policy).eval(), x, check_trace=False))
     if fmt == 'torchscript': _write(path, lambda f: torch.jit.save(traced, f))
     else:
-        _write(path, lambda f: torch.onnx.export(traced, (x,), f, input_names=['obs'], output_names=['action'],
-                                                 dynamic_axes={'obs': {0: 'batch'}, 'action': {0: 'batch'}}, dynamo=False))
+        with warnings.catch_warnings():   # the TorchScript exporter's notes on a frozen module's signature
+            warnings.simplefilter('ignore')
+            _write(path, lambda f: torch.onnx.export(traced, (x,), f, input_names=['obs'], output_names=['action'],
+                                                     dynamic_axes={'obs': {0: 'batch'}, 'action': {0: 'batch'}}, dynamo=False))
     return path
 
 Policy.export = lambda self, path, format=None: export_policy(self, path, format)
