@@ -1,164 +1,219 @@
 #!/usr/bin/env python
-"""Build fastrl's documentation site from the executed notebooks (the nbdev way without quarto).
+"""Build fastrl's documentation site with Sphinx and MyST-NB from the executed notebooks.
 
     python scripts/build_docs.py _docs/executed _docs/site
 
-Input: the notebooks of nbs/ with their outputs, as `scripts/run_nbs.py --executed DIR` writes them while it
-tests them (so a site is never built from notebooks that failed, and the docs show what the tests ran).
-Output: one HTML page per notebook in notebook order (title and summary from its first cell; markdown cells as
-prose; code cells highlighted; `#| export` cells folded under their `show_doc` reference; `#| hide` cells and
-`#| default_exp` left out; outputs: show_doc tables, text, tables, plots, images), an API index of every
-exported name linking to its `show_doc` entry, and README.md as the home page, with navigation on every page.
+Input: the notebooks of nbs/ with their outputs, as `scripts/run_nbs.py --executed DIR` writes them while it tests
+them (a site is never built from notebooks that failed, and the docs show what the tests ran; a notebook missing
+there is taken from nbs/ without outputs).
+Steps:
+1. A Sphinx source folder (`_docs/src`): each notebook with nbdev's `#|` directives mapped to MyST-NB cell tags
+   (`DIRECTIVE_TAGS`: hide and export cells left out, `show_doc` cells shown by their output only); the README as
+   the home page; on each algorithm's page its benchmark curves and table from `bench/results/`; an API reference page
+   per module with an autodoc entry for every name in its `__all__`; grouped navigation (`GROUPS`).
+2. `sphinx-build` with the Furo theme: search (Sphinx's own index, no network), grouped navigation, the API pages.
+`scripts/check_site.py` then checks every internal link and anchor of the result, and that every exported name has
+its API entry.
 """
 from __future__ import annotations
-import argparse, ast, base64, html, json, re, shutil, sys
+import argparse, importlib, json, re, shutil, sys, time
 from pathlib import Path
-
-import markdown
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
 
 ROOT = Path(__file__).resolve().parent.parent
 DIRECTIVE = re.compile(r'^\s*#\|\s*(.*?)\s*$')
-ANSI = re.compile(r'\x1b\[[0-9;?]*[A-Za-z]')
-QUARTO_ATTR = re.compile(r'\{target="_blank"[^}]*\}')
-SHOW_DOC = re.compile(r'^(show_doc\(.*\)\s*)+$', re.S)   # a cell that only calls show_doc: its output is what the reader wants
-CSS = """
-body{margin:0;font:15px/1.55 -apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2328;display:flex}
-nav{width:250px;min-width:250px;height:100vh;position:sticky;top:0;overflow-y:auto;background:#f6f8fa;border-right:1px solid #d0d7de;padding:16px 0}
-nav a{display:block;padding:3px 18px;color:#0969da;text-decoration:none;font-size:14px}nav a:hover{background:#eaeef2}
-nav a.here{font-weight:600;color:#1f2328;background:#ddf4ff}nav .brand{font-size:20px;font-weight:700;color:#1f2328;padding:0 18px 10px}
-main{max-width:980px;padding:24px 40px 80px;overflow-x:auto;flex:1}
-h1{border-bottom:1px solid #d0d7de;padding-bottom:6px}.summary{color:#57606a;font-size:17px;margin-top:-8px}
-pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:10px 12px;overflow-x:auto;font-size:13px;line-height:1.45}
-pre.out{background:#fff;border-left:3px solid #8c959f;border-radius:0}
-table{border-collapse:collapse;margin:8px 0;font-size:13px}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left}
-th{background:#f6f8fa}img{max-width:100%}details{margin:6px 0}summary{cursor:pointer;color:#57606a;font-size:13px}
-code{font-family:SFMono-Regular,Consolas,monospace;font-size:90%}.cell{margin:10px 0}.doc{border-left:3px solid #0969da;padding-left:12px}
-"""
+# nbdev's cell directives as MyST-NB tags: what a reader of the page sees of each cell
+DIRECTIVE_TAGS = {'hide': 'remove-cell', 'export': 'remove-cell', 'exporti': 'remove-cell', 'exports': 'remove-input',
+                  'default_exp': 'remove-cell', 'slow': 'remove-cell', 'eval: false': 'remove-output',
+                  'hide_input': 'remove-input', 'hide_output': 'remove-output'}
+SHOW_DOC = re.compile(r'^(show_doc\(.*\)\s*)+$', re.S)   # a cell that only calls show_doc: its output is the point
+# show_doc's link to the source on GitHub (the project's placeholder repository here), with quarto's attributes
+SOURCE_LINK = re.compile(r'\[source\]\([^)]*\)(\{[^}]*\})?')
+# navigation: (caption, test on the notebook's file name)
+GROUPS = [('Get started', lambda n: n.startswith(('90_', '91_', '92_', '95_'))),
+          ('Tutorials', lambda n: n.startswith(('39_', '40_', '41_', '42_', '43_', '44_'))),
+          ('Algorithms', lambda n: n.startswith(('29', '3')) and '_algos' in n),
+          ('Experiments', lambda n: n.startswith('2') and '_experiments' in n or n.startswith(('22_', '24'))),
+          ('Building blocks', lambda n: n[:2].isdigit() and int(n[:2]) < 20)]
+SKIP = ('98_testing',)   # fixtures of the tests, not part of the library's API
+# each algorithm page's benchmark: (results file prefix in bench/results/mujoco, table row label)
+BENCH = {'32_algos.vpg': ('onpolicy', 'VPG'), '33_algos.ppo': ('onpolicy', 'PPO'), '34_algos.trpo': ('onpolicy', 'TRPO'),
+         '35_algos.ddpg': ('offpolicy', 'DDPG'), '36_algos.td3': ('offpolicy', 'TD3'), '37_algos.sac': ('offpolicy', 'SAC')}
 
 
-def directives(src:str)->list: return [m.group(1) for l in src.splitlines() if (m := DIRECTIVE.match(l))]
-def strip_directives(src:str)->str: return '\n'.join(l for l in src.splitlines() if not DIRECTIVE.match(l)).strip('\n')
-CODE = re.compile(r'(```.*?```|`[^`\n]*`)', re.S)
-MATH = re.compile(r'\$\$(.+?)\$\$|(?<![\\$\w])\$(?!\s)([^$\n]+?)(?<![\s\\])\$(?![\w$])', re.S)
-
-def mathml(tex:str, display:bool)->str:
-    "LaTeX as MathML, which browsers render without a script or a network (the raw LaTeX where it cannot be converted)."
-    from latex2mathml.converter import convert
-    try: return convert(tex.strip(), display='block' if display else 'inline')
-    except Exception: return html.escape(f"$${tex}$$" if display else f"${tex}$")
-
-def md(s:str)->str:
-    "Markdown as HTML, with `$...$` and `$$...$$` math as MathML (not inside code)."
-    maths = []
-    def keep(m):
-        maths.append(mathml(m.group(1) if m.group(1) is not None else m.group(2), m.group(1) is not None))
-        return f"MATHPLACEHOLDER{len(maths) - 1}X"
-    parts = CODE.split(s)
-    s = ''.join(p if i % 2 else MATH.sub(keep, p) for i, p in enumerate(parts))
-    out = markdown.markdown(s, extensions=['tables', 'fenced_code', 'codehilite', 'toc'],
-                            extension_configs={'codehilite': {'guess_lang': False}})
-    return re.sub(r'MATHPLACEHOLDER(\d+)X', lambda m: maths[int(m.group(1))], out)
-def src_of(c:dict)->str: return ''.join(c['source']) if isinstance(c['source'], list) else c['source']
-def text_of(v)->str: return ''.join(v) if isinstance(v, list) else v
-
-
-def clean_stream(t:str)->str:
-    "Terminal text as a file shows it: ANSI codes dropped, a `\\r`-redrawn line reduced to its last state."
-    return '\n'.join(l.split('\r')[-1] for l in ANSI.sub('', t).split('\n'))
-
-
-def render_output(o:dict)->str:
-    kind = o.get('output_type')
-    if kind == 'stream': return f'<pre class="out">{html.escape(clean_stream(text_of(o["text"])))}</pre>'
-    if kind == 'error': return '<pre class="out">' + html.escape(ANSI.sub('', '\n'.join(o.get('traceback', [])))) + '</pre>'
-    d = o.get('data', {})
-    if 'text/markdown' in d:   # show_doc: the API reference (its quarto-only link attributes dropped)
-        return f'<div class="doc">{md(QUARTO_ATTR.sub("", text_of(d["text/markdown"])))}</div>'
-    if 'image/png' in d: return f'<img src="data:image/png;base64,{text_of(d["image/png"]).strip()}">'
-    if 'text/html' in d: return text_of(d['text/html'])
-    if 'text/plain' in d: return f'<pre class="out">{html.escape(text_of(d["text/plain"]))}</pre>'
-    return ''
-
-
-def render_nb(nb:dict)->tuple:
-    "(title, summary, html body) of an executed notebook."
-    title, summary, parts = None, '', []
+def tag_cells(nb:dict)->dict:
+    "`nb` with each cell's nbdev directives as MyST-NB tags (the directive lines themselves dropped)."
     for c in nb['cells']:
-        s = src_of(c)
-        if c['cell_type'] == 'markdown':
-            if title is None and s.lstrip().startswith('# '):   # nbdev's title cell: `# Title` and `> summary`
-                lines = s.strip().splitlines()
-                title = lines[0][2:].strip()
-                summary = ' '.join(l[1:].strip() for l in lines[1:] if l.startswith('>'))
-                rest = '\n'.join(l for l in lines[1:] if not l.startswith('>'))
-                if rest.strip(): parts.append(md(rest))
-                continue
-            parts.append(md(s)); continue
         if c['cell_type'] != 'code': continue
-        ds = directives(s)
-        if any(d == 'hide' or d.startswith('default_exp') for d in ds): continue
-        code = strip_directives(s)
-        src_html = highlight(code, PythonLexer(), HtmlFormatter()) if code.strip() and not SHOW_DOC.match(code.strip()) else ''
-        if any(d.startswith('export') for d in ds):
-            src_html = f'<details><summary>source</summary>{src_html}</details>' if src_html else ''
-        outs = ''.join(render_output(o) for o in c.get('outputs', []))
-        if src_html or outs: parts.append(f'<div class="cell">{src_html}{outs}</div>')
-    return title, summary, '\n'.join(parts)
+        lines = ''.join(c['source']).splitlines(keepends=True)
+        tags, keep = set(c.get('metadata', {}).get('tags', [])), []
+        for l in lines:
+            m = DIRECTIVE.match(l)
+            if m and not keep:   # directives open a cell
+                word = m[1].split()[0] if m[1] else ''
+                key = m[1] if m[1] in DIRECTIVE_TAGS else word
+                if key in DIRECTIVE_TAGS: tags.add(DIRECTIVE_TAGS[key])
+                continue
+            keep.append(l)
+        src = ''.join(keep)
+        if SHOW_DOC.match(src.strip() or 'x'): tags.add('remove-input')
+        if not src.strip(): tags.add('remove-cell')
+        c['source'] = src.splitlines(keepends=True)
+        c.setdefault('metadata', {})['tags'] = sorted(tags)
+        for o in c.get('outputs', []):
+            md = (o.get('data') or {}).get('text/markdown')
+            if md is not None:
+                o['data']['text/markdown'] = SOURCE_LINK.sub('', ''.join(md) if isinstance(md, list) else md)
+    return nb
 
 
-def page(title:str, body:str, nav:list, here:str, summary:str='')->str:
-    links = ''.join(f'<a href="{href}"{" class=here" if href == here else ""}>{html.escape(t)}</a>' for href, t in nav)
-    summary = md(summary).removeprefix('<p>').removesuffix('</p>') if summary else ''   # inline markdown (`code`)
-    head = f'<h1>{html.escape(title)}</h1>' + (f'<p class="summary">{summary}</p>' if summary else '')
-    return (f'<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)} · fastrl</title>'
-            f'<style>{CSS}{HtmlFormatter().get_style_defs([".codehilite", ".highlight"])}</style></head>'
-            f'<body><nav><div class="brand">fastrl</div>{links}</nav><main>{head}{body}</main></body></html>')
+def md_cell(text:str)->dict: return {'cell_type': 'markdown', 'metadata': {}, 'source': text.splitlines(keepends=True)}
 
 
-def api_index(module_pages:dict)->str:
-    "Every exported name (from fastrl/_modidx.py), grouped by module, linked to its show_doc entry on the module's page."
-    from markdown.extensions.toc import slugify
-    d = ast.literal_eval((ROOT/'fastrl'/'_modidx.py').read_text().split('d = ', 1)[1])
+def bench_section(stem:str, src:Path)->dict|None:
+    "A markdown cell with the benchmark curves and table rows of the algorithm page `stem`, or None."
+    if stem not in BENCH: return None
+    fam, label = BENCH[stem]
+    d = ROOT/'bench'/'results'/'mujoco'
+    fig, table = d/f'{fam}_{label.lower()}.png', d/f'{fam}_table.md'
+    if not table.exists(): return None
+    rows = table.read_text().splitlines()
+    body = [r for r in rows[2:] if r.startswith(f'| {label} |')]
+    (src/'_static').mkdir(exist_ok=True)
+    text = [f'## Benchmark', '',
+            f"Spinning Up's MuJoCo benchmark tasks, fastrl against Stable-Baselines3 (`bench/mujoco/study.py {fam}`; "
+            "the README's benchmark section gives the settings and the commands).", '']
+    curves = d/f'{fam}_curves.png'
+    if curves.exists():   # every algorithm of the study: the return against env steps, per task
+        shutil.copy2(curves, src/'_static'/curves.name)
+        text += [f'![learning curves of the {fam} study](_static/{curves.name})', '']
+    if fig.exists():      # this algorithm's final scores: IQM with 95 % intervals per task, and P(fastrl > SB3)
+        shutil.copy2(fig, src/'_static'/fig.name)
+        text += [f'![{label}: final scores per task](_static/{fig.name})', '']
+    text += [rows[0], rows[1], *body, '']
+    return md_cell('\n'.join(text))
+
+
+def api_pages(src:Path)->list:
+    "One page per module of fastrl with an autodoc entry for each name of its `__all__`; the page names."
     out = []
-    for mod, syms in sorted(d['syms'].items()):
-        href = module_pages.get(mod[len('fastrl.'):])
-        if href is None: continue
-        items = [f'<a href="{href}#{slugify(short, "-")}"><code>{html.escape(short)}</code></a>'
-                 for short in sorted(n[len(mod) + 1:] for n in syms) if not short.split('.')[-1].startswith('_')]
-        if items: out.append(f'<h3><a href="{href}">{html.escape(mod)}</a></h3><p>' + ' · '.join(items) + '</p>')
-    return '\n'.join(out)
+    (src/'api').mkdir(exist_ok=True)
+    mods = sorted(p for p in (ROOT/'fastrl').rglob('*.py') if p.name not in ('__init__.py', '_modidx.py'))
+    for p in mods:
+        mod = '.'.join(p.relative_to(ROOT).with_suffix('').parts)
+        if mod.endswith('testing'): continue
+        try: m = importlib.import_module(mod)
+        except Exception as e: print(f'api: skipping {mod}: {e}', file=sys.stderr); continue
+        names = [n for n in getattr(m, '__all__', []) if getattr(getattr(m, n, None), '__module__', mod) == mod]
+        if not names: continue
+        lines = [f'# `{mod}`', '', (m.__doc__ or '').strip(), '', f'```{{eval-rst}}', f'.. currentmodule:: {mod}', '']
+        for n in names:
+            o = getattr(m, n)
+            if isinstance(o, type): lines += [f'.. autoclass:: {n}', '   :members:', '   :undoc-members:', '']
+            elif callable(o): lines += [f'.. autofunction:: {n}', '']
+            else:   # a constant: its value (a dict's or list's own docstring says nothing of it)
+                v = repr(o); v = v if len(v) <= 100 else v[:97] + '...'
+                lines += [f'.. py:data:: {n}', f'   :value: {v}', '']
+        lines += ['```', '']
+        (src/'api'/f'{mod}.md').write_text('\n'.join(lines))
+        out.append(f'api/{mod}')
+    return out
+
+
+CONF = r'''
+project = 'fastrl'
+author = 'the fastrl developers'
+copyright = 'the fastrl developers'
+extensions = ['myst_nb', 'sphinx.ext.autodoc', 'sphinx.ext.napoleon']
+html_theme = 'furo'
+html_title = 'fastrl'
+html_static_path = ['_static']
+exclude_patterns = ['_build', '**.ipynb_checkpoints', 'readme.md']
+nb_execution_mode = 'off'          # the notebooks were executed by the test run
+nb_output_stderr = 'remove'
+myst_enable_extensions = ['dollarmath', 'amsmath', 'colon_fence', 'html_image']
+myst_heading_anchors = 3
+autodoc_member_order = 'bysource'
+autodoc_inherit_docstrings = False  # a method without its own docstring shows none (not gymnasium's or torch's)
+default_role = 'code'               # fastrl's docstrings write `name` for code, as Markdown does
+autodoc_typehints = 'description'
+autodoc_default_options = {'exclude-members': '__init__, __iter__, __weakref__, __dict__, __module__, set'}
+suppress_warnings = ['myst.header', 'myst.xref_missing', 'mystnb.unknown_mime_type', 'misc.highlighting_failure',
+                     'autodoc', 'toc.not_included', 'ref.python', 'myst.domains', 'duplicate_declaration']
+
+import re
+_TICKED = re.compile(r'(`[^`]+`)')
+def _plain_docstring(app, what, name, obj, options, lines):
+    "fastrl's docstrings are Markdown-like: outside `code`, a * or | is text, not reStructuredText markup."
+    if not (getattr(obj, '__module__', None) or '').startswith('fastrl'): return
+    for i, line in enumerate(lines):
+        parts = _TICKED.split(line)
+        for j, p in enumerate(parts):
+            if p.startswith('`'):   # `Name`s: code then a letter needs an escaped space between (reStructuredText)
+                nxt = parts[j + 1][:1] if j + 1 < len(parts) else ''
+                if nxt and not (nxt.isspace() or nxt in "-.,:;!?/'\")]}>"): parts[j] = p + '\\ '
+                if j and parts[j - 1][-1:].isalnum(): parts[j] = '\\ ' + parts[j]
+            else: parts[j] = p.replace('\\', '\\\\').replace('*', '\\*').replace('|', '\\|')
+        lines[i] = ''.join(parts)
+def setup(app): app.connect('autodoc-process-docstring', _plain_docstring)
+'''
+
+
+def readme_page(src:Path)->str:
+    "The README as the home page, with the images it shows copied beside it."
+    text = (ROOT/'README.md').read_text()
+    (src/'_static').mkdir(exist_ok=True)
+    def img(m):
+        p = ROOT/m[2]
+        if p.exists(): shutil.copy2(p, src/'_static'/p.name); return f'{m[1]}(_static/{p.name})'
+        return m[0]
+    text = re.sub(r'(!\[[^\]]*\])\(([^)\s]+\.(?:png|gif|svg))\)', img, text)
+    # links to notebooks point to their pages
+    return re.sub(r'\]\(nbs/([\w.]+)\.ipynb\)', r'](\1.ipynb)', text)
+
+
+def build_source(executed:Path, src:Path)->dict:
+    "Write the Sphinx source folder; returns `{group caption: [page names]}`."
+    if src.exists(): shutil.rmtree(src)
+    src.mkdir(parents=True); (src/'_static').mkdir()
+    (src/'conf.py').write_text(CONF)
+    pages = {g: [] for g, _ in GROUPS}
+    for p in sorted((ROOT/'nbs').glob('*.ipynb')):
+        stem = p.stem
+        if stem in SKIP: continue
+        nb = json.loads(((executed/p.name) if (executed/p.name).exists() else p).read_text())
+        nb = tag_cells(nb)
+        nb.setdefault('metadata', {}).update(kernelspec={'name': 'python3', 'display_name': 'Python 3', 'language': 'python'},
+                                             language_info={'name': 'python'})
+        extra = bench_section(stem, src)
+        if extra is not None: nb['cells'].append(extra)
+        (src/p.name).write_text(json.dumps(nb))
+        group = next((g for g, test in GROUPS if test(stem)), 'Building blocks')
+        pages[group].append(stem)
+    (src/'readme.md').write_text(readme_page(src))
+    api = api_pages(src)
+    # the home page is the README (included: readme.md itself is no page, see exclude_patterns), then the navigation
+    toc = ['```{include} readme.md', '```', '']
+    for g, names in [(g, pages[g]) for g, _ in GROUPS] + [('API', api)]:
+        toc += ['```{toctree}', f':caption: {g}', ':maxdepth: 1', ':hidden:', '', *names, '```', '']
+    (src/'index.md').write_text('\n'.join(toc))
+    return pages
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('executed', help='folder of executed notebooks (scripts/run_nbs.py --executed)')
-    ap.add_argument('out', help='site folder to write (replaced)')
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('executed', type=Path, help='folder of executed notebooks (scripts/run_nbs.py --executed)')
+    ap.add_argument('site', type=Path, help='output folder of the HTML site')
+    ap.add_argument('--src', type=Path, default=None, help='Sphinx source folder to write (default: SITE/../src)')
     a = ap.parse_args(argv)
-    src = sorted((ROOT/'nbs').glob('*.ipynb'))
-    missing = [p.name for p in src if not (Path(a.executed)/p.name).exists()]
-    if missing: sys.exit(f"build_docs: no executed copy of {', '.join(missing)} in {a.executed} (did its test fail?)")
-    out = Path(a.out)
-    if out.exists(): shutil.rmtree(out)
-    out.mkdir(parents=True)
-    rendered, module_pages = [], {}
-    for p in src:
-        nb = json.loads((Path(a.executed)/p.name).read_text())
-        title, summary, body = render_nb(nb)
-        href = p.stem + '.html'
-        for c in nb['cells']:   # the module the notebook exports to, for the API index
-            for d in directives(src_of(c)) if c['cell_type'] == 'code' else ():
-                if d.startswith('default_exp'): module_pages[d.split()[1]] = href
-        rendered.append((href, title or p.stem, summary, body))
-    nav = [('index.html', 'Home')] + [(h, t) for h, t, _, _ in rendered] + [('api.html', 'API index')]
-    readme = (ROOT/'README.md').read_text()
-    (out/'index.html').write_text(page('fastrl', md(readme.split('\n', 1)[1]), nav, 'index.html'))
-    for href, title, summary, body in rendered: (out/href).write_text(page(title, body, nav, href, summary))
-    (out/'api.html').write_text(page('API index', api_index(module_pages), nav, 'api.html', 'Every exported name, by module'))
-    print(f"build_docs: {len(rendered) + 2} pages in {out}")
+    t0 = time.time()
+    src = a.src or a.site.parent/'src'
+    pages = build_source(a.executed, src)
+    from sphinx.cmd.build import build_main
+    if a.site.exists(): shutil.rmtree(a.site)
+    rc = build_main(['-b', 'html', '-q', '-j', 'auto', '-d', str(a.site.parent/'doctrees'), str(src), str(a.site)])
+    if rc: sys.exit(rc)
+    n = sum(len(v) for v in pages.values())
+    print(f'docs site: {n} notebook pages, API reference, search; {a.site}/index.html ({time.time() - t0:.0f} s)')
 
 
-if __name__ == '__main__':
-    main()
+if __name__ == '__main__': main()
