@@ -478,7 +478,7 @@ def _run_cmd(argv:list):
     if cmd in ('resume', '--resume'): return resume_cmd(args)
     if cmd == 'package': return _delegate('fastrl.experiments.package', 'main')(args)
     if cmd == 'tune':
-        try: return _delegate('fastrl.experiments.tune', 'main')(args)
+        try: return _delegate('fastrl.tune', 'main')(args)
         # under `python -m fastrl.run` this module is __main__: the tuner raises fastrl.run's CLIError, another class
         except Exception as e:
             if type(e).__name__ == 'CLIError' and not isinstance(e, CLIError): raise CLIError(str(e)) from None

@@ -29,22 +29,37 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
     return out
 
 # %% ../nbs/98_testing.ipynb #f73b2cd8
-def wandb_offline(run_dir)->list:
-    "`(run record, [history rows as dicts])` of every offline W&B run file under `run_dir/wandb`."
-    import json, struct
-    from pathlib import Path
+def _wandb_records(f)->list:
+    "The protobuf records of one W&B transaction log file (32 KiB blocks of crc, length, type chunks), as far as written."
+    import struct
     from wandb.proto import wandb_internal_pb2 as pb
-    out = []
-    for f in sorted(Path(run_dir).glob('wandb/offline-run-*/run-*.wandb')):
-        b, i, buf, recs = f.read_bytes(), 7, b'', []   # 7 bytes of file header
-        while i + 7 <= len(b):
-            if (left := 32768 - i % 32768) < 7: i += left; continue   # a block's tail too short for a chunk header
-            _, n, t = struct.unpack('<IHB', b[i:i + 7]); i += 7        # crc, length, type (1 full, 2-4 first/middle/last)
-            if n == 0 and t == 0: break
-            buf += b[i:i + n]; i += n
-            if t in (1, 4): r = pb.Record(); r.ParseFromString(buf); recs.append(r); buf = b''
-        key = lambda it: it.key or '/'.join(it.nested_key)
+    b, i, buf, recs = f.read_bytes(), 7, b'', []   # 7 bytes of file header
+    while i + 7 <= len(b):
+        if (left := 32768 - i % 32768) < 7: i += left; continue   # a block's tail too short for a chunk header
+        _, n, t = struct.unpack('<IHB', b[i:i + 7]); i += 7        # type 1: a whole record; 2, 3, 4: first, middle, last part
+        if n == 0 and t == 0 or i + n > len(b): break             # the end of what is written so far
+        buf += b[i:i + n]; i += n
+        if t in (1, 4):
+            r = pb.Record()
+            try: r.ParseFromString(buf)
+            except Exception: break
+            recs.append(r); buf = b''
+    return recs
+
+def wandb_offline(run_dir, wait:float=30.)->list:
+    ("`(run record, [history rows as dicts])` of every offline W&B run file under `run_dir/wandb`, once each holds its "
+     "`exit` record (W&B's writer may still be flushing when `finish()` returns: waits up to `wait` seconds).")
+    import json, time
+    from pathlib import Path
+    t0, kind = time.time(), lambda r: r.WhichOneof('record_type')
+    while True:
+        files = sorted(Path(run_dir).glob('wandb/offline-run-*/run-*.wandb'))
+        recs = [_wandb_records(f) for f in files]
+        if files and all(any(kind(r) == 'exit' for r in rs) for rs in recs) or time.time() - t0 > wait: break
+        time.sleep(0.2)
+    key, out = (lambda it: it.key or '/'.join(it.nested_key)), []
+    for rs in recs:
         rows = [{key(it): json.loads(it.value_json) for it in r.history.item if key(it) not in ('_runtime', '_timestamp')}
-                for r in recs if r.WhichOneof('record_type') == 'history']
-        out.append((next(r.run for r in recs if r.WhichOneof('record_type') == 'run'), rows))
+                for r in rs if kind(r) == 'history']
+        out.append((next(r.run for r in rs if kind(r) == 'run'), rows))
     return out
