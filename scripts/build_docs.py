@@ -62,7 +62,8 @@ def tag_cells(nb:dict)->dict:
         for o in c.get('outputs', []):
             md = (o.get('data') or {}).get('text/markdown')
             if md is not None:
-                o['data']['text/markdown'] = SOURCE_LINK.sub('', ''.join(md) if isinstance(md, list) else md)
+                md = SOURCE_LINK.sub('', ''.join(md) if isinstance(md, list) else md)
+                o['data']['text/markdown'] = re.sub(r'^---\s*$', '', md, flags=re.M)   # show_doc's rules: not inside an output
     return nb
 
 

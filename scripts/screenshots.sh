@@ -15,5 +15,6 @@ shot() {   # shot NAME URL
 }
 shot home "file://$SITE/index.html"
 shot algorithm "file://$SITE/36_algos.td3.html"
+shot page "file://$SITE/07_agents.core.html"
 shot api "file://$SITE/api/fastrl.experiments.policy.html#fastrl.experiments.policy.Policy"
 shot search "file://$SITE/search.html?q=replay"

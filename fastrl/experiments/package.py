@@ -135,7 +135,7 @@ def model_card(cfg:dict, algo:str, env_name:str, rets:list, lens:list, progress,
     steps = int(progress.TotalEnvInteracts.iloc[-1]) if progress is not None and len(progress) else None
     which = {'best': 'the best test return (best/)', 'last': 'the last saved'}.get(str(itr), f'epoch {itr}')
     lines = [f'# {algo} on {env_name}', '',
-             f'A policy trained with [fastrl](https://github.com/fastrl/fastrl) `{algo}` on `{env_name}`.', '',
+             f'A policy trained with fastrl `{algo}` on `{env_name}`.', '',
              '| | |', '|---|---|', f'| algorithm | `{algo}` |', f'| env | `{env_name}` |',
              f"| seed | {cfg.get('seed', '?')} |",
              f'| model | {which}, epoch {epoch} |' if epoch is not None else f'| model | {which} |',
