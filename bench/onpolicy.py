@@ -56,9 +56,10 @@ class packing:
     def __call__(self, obs): return self.policy(self.wrapper.observation(obs))
 
 
-def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
+def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, eval_id=None, **algo_kwargs):
     """Train fastrl's `algo` learner ('ppo', 'vpg', 'trpo') for `ceil(steps / steps_per_epoch)` epochs of
-    `n_envs*n_steps` transitions (one learner batch each); time `fit` only; evaluate the deterministic policy."""
+    `n_envs*n_steps` transitions (one learner batch each); time `fit` only; evaluate the deterministic policy on
+    `eval_id` (default: `env_id`)."""
     from fastcore.all import L
     from fastrl.data.block import DataBlock
     from fastrl.envs.gym import GymTransformBlock
@@ -107,7 +108,7 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, **algo_kwargs):
     CPU_S['fastrl', seed] = t.cpu_s * steps / (epochs * spe)
     policy = recurrent_policy(ac) if hp.get('rnn') else ac_policy(ac)
     if isinstance(probe, PackObservation): policy = packing(policy, probe)
-    return epochs * spe / t.s, evaluate(policy, env_id, eval_seed(seed))
+    return epochs * spe / t.s, evaluate(policy, eval_id or env_id, eval_seed(seed))
 
 
 def iqm_report(path):

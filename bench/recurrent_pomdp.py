@@ -42,12 +42,12 @@ class sb3_recurrent_policy:
         return a
 
 
-def run_sb3_lstm(seed, args):
+def run_sb3_lstm(seed, args, env_id=ENV_ID, hp=HP, eval_id=None):
+    "sb3-contrib's RecurrentPPO at `hp` on `env_id`, scored on `eval_id` (default: the same env)."
     from sb3_contrib import RecurrentPPO
     from stable_baselines3.common.env_util import make_vec_env
-    hp = HP
-    lin = lambda v: (lambda p: p * v)
-    env = make_vec_env(ENV_ID, n_envs=hp['n_envs'], seed=seed)
+    lin = (lambda v: (lambda p: p * v)) if hp.get('linear') else (lambda v: v)
+    env = make_vec_env(env_id, n_envs=hp['n_envs'], seed=seed)
     model = RecurrentPPO('MlpLstmPolicy', env, seed=seed, device='cpu', verbose=0, n_steps=hp['n_steps'],
                          batch_size=hp['batch_size'], n_epochs=hp['n_epochs'], learning_rate=lin(hp['learning_rate']),
                          clip_range=lin(hp['clip_range']), gamma=hp['gamma'], gae_lambda=hp['gae_lambda'],
@@ -56,7 +56,7 @@ def run_sb3_lstm(seed, args):
                                             enable_critic_lstm=True, net_arch=dict(pi=hp['net_arch'], vf=hp['net_arch'])))
     with CPUTimer() as t: model.learn(total_timesteps=args.steps)
     CPU_S['sb3_lstm', seed] = t.cpu_s * args.steps / model.num_timesteps
-    return model.num_timesteps / t.s, evaluate(sb3_recurrent_policy(model), ENV_ID, eval_seed(seed))
+    return model.num_timesteps / t.s, evaluate(sb3_recurrent_policy(model), eval_id or env_id, eval_seed(seed))
 
 
 # fastrl configured to SB3's PPO maths: the value loss at 0.5 in the joint sum whose gradient is clipped by its joint
@@ -65,8 +65,8 @@ def run_sb3_lstm(seed, args):
 SB3_MATHS = dict(vf_coef=0.5, joint_clip=True, adam_eps=1e-5, value_target='gae')
 
 
-def run_fastrl(seed, args, rnn, name=None, extra=None):
-    steps_s, ret = run_fastrl_onpolicy('ppo', ENV_ID, seed, args.steps, {**HP, 'rnn': rnn, **(extra or {})})
+def run_fastrl(seed, args, rnn, name=None, extra=None, env_id=ENV_ID, hp=HP, eval_id=None):
+    steps_s, ret = run_fastrl_onpolicy('ppo', env_id, seed, args.steps, {**hp, 'rnn': rnn, **(extra or {})}, eval_id=eval_id)
     CPU_S[name or f"fastrl_{rnn or 'mlp'}", seed] = CPU_S.pop(('fastrl', seed))
     return steps_s, ret
 
