@@ -70,9 +70,37 @@ def tag_cells(nb:dict)->dict:
 def md_cell(text:str)->dict: return {'cell_type': 'markdown', 'metadata': {}, 'source': text.splitlines(keepends=True)}
 
 
+# each algorithm page's single-environment studies against SB3: bench/results/NAME.json (its `means` per method)
+SMALL = {'32_algos.vpg': ['vpg_cartpole'], '33_algos.ppo': ['ppo_cartpole', 'ppo_pendulum', 'ppo_halfcheetah'],
+         '34_algos.trpo': ['trpo_cartpole'], '35_algos.ddpg': ['ddpg_pendulum'], '36_algos.td3': ['td3_pendulum'],
+         '37_algos.sac': ['sac_pendulum'], '37b_algos.crossq': ['crossq_pendulum'],
+         '38_algos.dqn': ['dqn_cartpole_speed_final', 'dqn_lunarlander']}
+
+
+def small_section(stem:str)->list:
+    "Markdown lines: the page's single-environment studies, one row per method of each results file."
+    rows = []
+    for name in SMALL.get(stem, []):
+        p = ROOT/'bench'/'results'/f'{name}.json'
+        if not p.exists(): continue
+        d = json.loads(p.read_text())
+        env = (d.get('config') or {}).get('env') or (d.get('config') or {}).get('env_id') or ''
+        for method, m in (d.get('means') or {}).items():
+            if not isinstance(m, dict) or 'mean_return' not in m: continue
+            rows.append(f"| `bench/results/{name}.json` {env} | {method} | {m.get('n_seeds', '?')} | "
+                        f"{m['mean_return']:.1f} ± {m.get('std_return', float('nan')):.1f} | {m.get('steps_per_s', float('nan')):.0f} |")
+    if not rows: return []
+    return ['### Single-environment studies', '',
+            'Each against Stable-Baselines3 (and a hand-written loop where there is one) in the same script; the return '
+            'is the mean over seeds of 10 deterministic episodes of the final policy (the README lists the commands).', '',
+            '| results | method | seeds | return (mean ± std over seeds) | env steps/s |', '|---|---|---:|---:|---:|', *rows, '']
+
+
 def bench_section(stem:str, src:Path)->dict|None:
     "A markdown cell with the benchmark curves and table rows of the algorithm page `stem`, or None."
-    if stem not in BENCH: return None
+    if stem not in BENCH:
+        small = small_section(stem)
+        return md_cell('\n'.join(['## Benchmark', '', *small])) if small else None
     fam, label = BENCH[stem]
     d = ROOT/'bench'/'results'/'mujoco'
     fig, table = d/f'{fam}_{label.lower()}.png', d/f'{fam}_table.md'
@@ -90,7 +118,7 @@ def bench_section(stem:str, src:Path)->dict|None:
     if fig.exists():      # this algorithm's final scores: IQM with 95 % intervals per task, and P(fastrl > SB3)
         shutil.copy2(fig, src/'_static'/fig.name)
         text += [f'![{label}: final scores per task](_static/{fig.name})', '']
-    text += [rows[0], rows[1], *body, '']
+    text += [rows[0], rows[1], *body, '', *small_section(stem)]
     return md_cell('\n'.join(text))
 
 

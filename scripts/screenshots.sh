@@ -15,6 +15,7 @@ shot() {   # shot NAME URL
 }
 shot home "file://$SITE/index.html"
 shot algorithm "file://$SITE/36_algos.td3.html"
+shot dqn "file://$SITE/38_algos.dqn.html#benchmark"
 shot page "file://$SITE/07_agents.core.html"
 shot api "file://$SITE/api/fastrl.experiments.policy.html#fastrl.experiments.policy.Policy"
 shot search "file://$SITE/search.html?q=replay"
