@@ -95,13 +95,15 @@ SAMPLERS, PRUNERS = ('tpe', 'random'), ('median', 'none')
 class TuneSpec:
     "A study's settings: `algo`, the fixed flags `fixed` (as typed), the search `space`, `trials` and how to run them."
     def __init__(self, algo:str, fixed:list, space:dict, trials:int=20, sampler:str='tpe', pruner:str='median',
-                 workers:int=1, study_dir:str|Path='data/tune'):
+                 workers:int=1, study_dir:str|Path='data/tune', seeds:list|None=None):
         self.algo, self.fixed, self.space, self.trials = algo, list(fixed), dict(space), trials
         self.sampler, self.pruner, self.workers, self.study_dir = sampler, pruner, workers, Path(study_dir)
+        self.seeds = list(seeds or [])   # several: each trial trains every one and scores their mean
 
     def record(self)->dict:
         "What must not change when a study resumes."
-        return dict(algo=self.algo, fixed=self.fixed, space={k: list(v) for k, v in self.space.items()})
+        return dict(algo=self.algo, fixed=self.fixed, space={k: list(v) for k, v in self.space.items()},
+                    **({'seeds': self.seeds} if self.seeds else {}))
 
     def run_kwargs(self)->tuple:
         "`(entry function, its kwargs without the tuned keys, log_options)` of one trial, from the fixed flags."
@@ -121,7 +123,7 @@ def parse_tune(args:list)->TuneSpec:
     ("The `TuneSpec` of `fastrl tune ALGO *args`: tune's own flags, search ranges, and the fixed flags, checked as one run "
      "of ALGO (a `CLIError` in one line otherwise).")
     import inspect
-    from fastrl.run import CLIError, split_flags, build_grid, cli_algo, default_exp_name
+    from fastrl.run import CLIError, split_flags, build_grid, cli_algo, default_exp_name, parse_value
     if not args or args[0].startswith('-'): raise CLIError("tune needs an algorithm: fastrl tune ALGO --env ENV_ID ...")
     algo, rest = args[0], args[1:]
     fn = cli_algo(algo)
@@ -129,7 +131,7 @@ def parse_tune(args:list)->TuneSpec:
     vals, _, typed = split_flags(rest)
     opts = dict(trials=20, sampler='tpe', pruner='median', workers=1, exp_name=f'tune_{algo}', data_dir=None)
     space = {k: v for k, v in SEARCH_SPACES.get(algo, {}).items() if k in params}
-    fixed, ranged, fixed_keys = [], set(), set()
+    fixed, ranged, fixed_keys, seeds = [], set(), set(), []
     for key, raws in vals.items():
         f = typed[key]
         if key in TUNE_FLAGS: opts[key] = _num(f, raws, TUNE_FLAGS[key]); continue
@@ -139,6 +141,11 @@ def parse_tune(args:list)->TuneSpec:
             except ValueError as e: raise CLIError(str(e)) from None
             if d is None: space.pop(key, None)
             else: space[key] = d; ranged.add(key)
+            continue
+        if key == 'seed' and len(raws) > 1:   # every trial trains each seed; its score is their mean
+            seeds = [parse_value(r) for r in raws]
+            if not all(type(s) is int for s in seeds) or len(set(seeds)) < len(seeds):
+                raise CLIError(f"{f}: expected distinct integer seeds, got {' '.join(raws)}")
             continue
         if len(raws) > 1: raise CLIError(f"{f}: tune runs one setting per trial; give a range (e.g. {f} uniform:0.1:0.4) or one value")
         fixed += [f] + raws; fixed_keys.add(key)
@@ -153,7 +160,7 @@ def parse_tune(args:list)->TuneSpec:
     if not space: raise CLIError(f"nothing to tune: {algo} has no default search space; give ranges, e.g. --gamma uniform:0.9:0.999")
     data_dir = opts['data_dir'] or __import__('fastrl.experiments.settings', fromlist=['x']).default_data_dir()
     spec = TuneSpec(algo, fixed, space, opts['trials'], opts['sampler'], opts['pruner'], opts['workers'],
-                    Path(data_dir)/opts['exp_name'])
+                    Path(data_dir)/opts['exp_name'], seeds)
     fn, var, _ = spec.run_kwargs()   # the fixed flags, checked as `fastrl ALGO` checks them
     if 'num_test_episodes' in var and not var['num_test_episodes']:
         raise CLIError("--num_test_episodes 0: trials score by their test episodes; give 1 or more")
@@ -174,25 +181,30 @@ def _trial_kwargs(spec:TuneSpec, params:dict)->tuple:
     return fn, kwargs, log_options
 
 def run_trial(spec:TuneSpec, trial, threads:int=1)->float:
-    "Train one trial of `spec` with `trial`'s settings; its last epoch's AverageTestEpRet (`TrialPruned` when pruned)."
+    ("Train one trial of `spec` with `trial`'s settings (each of `spec.seeds`, in order, in `trial_N/seed_S`); its last "
+     "epoch's AverageTestEpRet, the mean over the seeds (`TrialPruned` when pruned).")
     import optuna
     import pandas as pd
     from fastrl.experiments.core import epoch_hook
+    from fastrl.experiments.checkpoint import load_checkpoint
     params = sample(trial, spec.space)
     fn, kwargs, log_options = _trial_kwargs(spec, params)
-    out = spec.study_dir/f'trial_{trial.number}'
-    def report(exp, epoch, ret):
-        if ret is None: return None
-        trial.report(ret, epoch)
-        return f"pruned by the tuner (test return {ret:.4g} at epoch {epoch})" if trial.should_prune() else None
-    with epoch_hook(report):
-        fn(**kwargs, logger_kwargs=dict(log_options, output_dir=str(out), exp_name=out.name, show=False, overwrite=True,
-                                        threads=threads))
-    ret = pd.read_table(out/'progress.txt')['AverageTestEpRet'].iloc[-1]
-    from fastrl.experiments.checkpoint import load_checkpoint
-    stopped = (load_checkpoint(out/'checkpoint.pt').get('stopped') or {}) if (out/'checkpoint.pt').exists() else {}
-    if 'pruned by the tuner' in stopped.get('why', ''): raise optuna.TrialPruned(stopped['why'])
-    return float(ret)
+    base, rets = spec.study_dir/f'trial_{trial.number}', []
+    for k, seed in enumerate(spec.seeds or [None]):
+        out = base if seed is None else base/f'seed_{seed}'
+        if seed is not None: kwargs['seed'] = seed
+        offset = k * _epochs(fn, kwargs)   # seeds run in the same order in every trial: their steps compare
+        def report(exp, epoch, ret):
+            if ret is None: return None
+            trial.report(ret, offset + epoch)
+            return f"pruned by the tuner (test return {ret:.4g} at epoch {epoch})" if trial.should_prune() else None
+        with epoch_hook(report):
+            fn(**kwargs, logger_kwargs=dict(log_options, output_dir=str(out), exp_name=out.name, show=False,
+                                            overwrite=True, threads=threads))
+        stopped = (load_checkpoint(out/'checkpoint.pt').get('stopped') or {}) if (out/'checkpoint.pt').exists() else {}
+        if 'pruned by the tuner' in stopped.get('why', ''): raise optuna.TrialPruned(stopped['why'])
+        rets.append(float(pd.read_table(out/'progress.txt')['AverageTestEpRet'].iloc[-1]))
+    return float(np.mean(rets))
 
 # %% ../nbs/22b_tune.ipynb #8e81bb69
 def study_of(spec:TuneSpec, seed:int=0):
@@ -203,7 +215,8 @@ def study_of(spec:TuneSpec, seed:int=0):
     from fastrl.core import ConfigError
     spec.study_dir.mkdir(parents=True, exist_ok=True)
     storage = JournalStorage(JournalFileBackend(str(spec.study_dir/'study.log')))
-    pruner = optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=1) if spec.pruner == 'median' else optuna.pruners.NopPruner()
+    pruner = (optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=_warmup(spec)) if spec.pruner == 'median'
+              else optuna.pruners.NopPruner())
     study = optuna.create_study(study_name='fastrl', storage=storage, direction='maximize', pruner=pruner,
                                 load_if_exists=True)
     # seeded afresh by the trials so far: a resumed study draws new settings, not the ones it drew before the stop
@@ -217,6 +230,17 @@ def study_of(spec:TuneSpec, seed:int=0):
         raise ConfigError(f"{spec.study_dir} holds a study of other settings ({', '.join(diff)} differ: it was "
                           f"`{tune_command(had)}`): rerun it as it was, or give another --exp_name")
     return study
+
+def _epochs(fn, kwargs:dict)->int:
+    "The epochs a run of `fn(**kwargs)` trains (its `epochs`, else the function's default)."
+    import inspect
+    p = inspect.signature(fn).parameters.get('epochs')
+    return int(kwargs.get('epochs', p.default if p is not None and p.default is not p.empty else 1))
+
+def _warmup(spec:TuneSpec)->int:
+    "Epochs a trial runs before the median pruner may stop it: a third of them, as RL Zoo's (at least 1)."
+    fn, var, _ = spec.run_kwargs()
+    return max(1, _epochs(fn, var) // 3)
 
 def tune_command(rec:dict)->str:
     "The `fastrl tune` command of a study's record."
@@ -277,6 +301,7 @@ def best_command(spec:TuneSpec, params:dict, threads:int=1)->str:
     ("The `fastrl ALGO` command that trains with `params` (the fixed flags, the tuned values, and the trials' torch "
      "threads, so that it gives the trial's numbers).")
     flags = [f"--{k} {shlex.quote(repr(v) if not isinstance(v, str) else v)}" for k, v in params.items()]
+    if spec.seeds: flags.append('--seed ' + ' '.join(map(str, spec.seeds)))   # a run per seed, as the trial trained
     if threads != 1 and '--threads' not in spec.fixed: flags.append(f'--threads {threads}')
     return ' '.join(['fastrl', spec.algo, shlex.join(spec.fixed), *flags])
 
