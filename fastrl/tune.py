@@ -123,7 +123,8 @@ def parse_tune(args:list)->TuneSpec:
     ("The `TuneSpec` of `fastrl tune ALGO *args`: tune's own flags, search ranges, and the fixed flags, checked as one run "
      "of ALGO (a `CLIError` in one line otherwise).")
     import inspect
-    from fastrl.run import CLIError, split_flags, build_grid, cli_algo, default_exp_name, parse_value
+    from fastrl.run import CLIError, split_flags, cli_algo, parse_value
+    from fastrl.experiments.settings import default_data_dir
     if not args or args[0].startswith('-'): raise CLIError("tune needs an algorithm: fastrl tune ALGO --env ENV_ID ...")
     algo, rest = args[0], args[1:]
     fn = cli_algo(algo)
@@ -151,14 +152,14 @@ def parse_tune(args:list)->TuneSpec:
         fixed += [f] + raws; fixed_keys.add(key)
     if opts['sampler'] not in SAMPLERS: raise CLIError(f"--sampler: one of {', '.join(SAMPLERS)}, got {opts['sampler']!r}")
     if opts['pruner'] not in PRUNERS: raise CLIError(f"--pruner: one of {', '.join(PRUNERS)}, got {opts['pruner']!r}")
-    if 'num_test_episodes' in params and 'num_test_episodes' not in vals and 'num-test-episodes' not in vals:
+    if 'num_test_episodes' in params and 'num_test_episodes' not in vals:
         fixed += ['--num_test_episodes', '10']   # trials score by their deterministic test return
     both = [k for k in ranged if k.split(':')[0] in fixed_keys]
     if both: raise CLIError(f"--{both[0]} is tuned, but --{both[0].split(':')[0]} fixes all of it: give one or the other")
     for k in list(space):   # a default range whose setting the user fixed is not tuned
         if k in fixed_keys or k.split(':')[0] in fixed_keys: space.pop(k)
-    if not space: raise CLIError(f"nothing to tune: {algo} has no default search space; give ranges, e.g. --gamma uniform:0.9:0.999")
-    data_dir = opts['data_dir'] or __import__('fastrl.experiments.settings', fromlist=['x']).default_data_dir()
+    if not space: raise CLIError(f"nothing to tune: give {algo} a range to search, e.g. --gamma uniform:0.9:0.999")
+    data_dir = opts['data_dir'] or default_data_dir()
     spec = TuneSpec(algo, fixed, space, opts['trials'], opts['sampler'], opts['pruner'], opts['workers'],
                     Path(data_dir)/opts['exp_name'], seeds)
     fn, var, _ = spec.run_kwargs()   # the fixed flags, checked as `fastrl ALGO` checks them
