@@ -83,9 +83,15 @@ def package(run_dir, # Output folder of a run
         (tmp/'pyt_save').mkdir(); shutil.copy2(model, tmp/'pyt_save'/'model.pt')
         shutil.copy2(run_dir/'config.json', tmp/'config.json')
         progress = None
-        if (run_dir/'progress.txt').exists():
+        if (run_dir/'progress.txt').exists():   # a damaged one would draw a wrong curve: refused, as plot refuses it
+            from fastrl.experiments.plot import _check_rows
+            try:
+                _check_rows(run_dir/'progress.txt')
+                progress = pd.read_table(run_dir/'progress.txt')
+            except (ValueError, pd.errors.EmptyDataError) as e:
+                raise ConfigError(f"{run_dir/'progress.txt'} cannot be read ({e}): restore it, or move it away to "
+                                  "package the model without a learning curve") from None
             shutil.copy2(run_dir/'progress.txt', tmp/'progress.txt')
-            progress = pd.read_table(run_dir/'progress.txt')
         pol = Policy.load(run_dir, itr)
         files = ['pyt_save', 'config.json'] + (['progress.txt'] if progress is not None else [])
         exported = []
