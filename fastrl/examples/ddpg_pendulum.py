@@ -20,24 +20,12 @@ from ..agents.ddpg import Actor, Critic, DDPGAgent, DDPGLearner
 from ..learner.core import evaluate_agent
 from ..pipes.core import find_dps
 from ..experiments.core import Experiment
+from ..experiments.plot import learning_curve   # re-exported: the example's curve (fastrl.examples.ddpg_pendulum.learning_curve)
 
 # %% auto #0
-__all__ = ['learning_curve', 'train_ddpg_pendulum', 'main']
+__all__ = ['train_ddpg_pendulum', 'main']
 
 # %% ../../nbs/90_examples.ddpg_pendulum.ipynb #6b08c150
-def learning_curve(progress, path, title:str):
-    "The deterministic test return and the training return of each epoch (`progress`: the run's progress table)."
-    import matplotlib; matplotlib.use('Agg', force=False)
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = progress.TotalEnvInteracts
-    ax.plot(x, progress.AverageTestEpRet, marker='o', label='deterministic actor, 10 test episodes (mean)')
-    ax.fill_between(x, progress.MinTestEpRet, progress.MaxTestEpRet, alpha=.2, label='test episodes: min to max')
-    ax.plot(x, progress.AverageEpRet, ls='--', label='training episodes, with exploration noise (mean)')
-    ax.set_xlabel('env steps'); ax.set_ylabel('episode return (higher is better)'); ax.set_title(title)
-    ax.grid(alpha=.3); ax.legend(loc='lower right')
-    atomic_write(path, lambda f: fig.savefig(f, format='png', dpi=100, bbox_inches='tight')); plt.close(fig)
-
 def train_ddpg_pendulum(env_fn:str='Pendulum-v1', # The env (the page's networks are sized for Pendulum's 3 observations, 1 action)
                         epochs:int=15, # Epochs to train
                         batches:int=1000, # Batches (updates) per epoch

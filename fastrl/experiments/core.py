@@ -148,8 +148,8 @@ class Experiment(RunFolder):
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
         self.ckpt, self.lock, self.last_epoch = None, None, 0
-        self.best, self.stopped, self._test_ret = None, None, None   # best test return so far; why the run stopped early
-        self.test_return = None
+        # best test return so far; why the run stopped early; this epoch's AverageTestEpRet (None: no test episodes)
+        self.best, self.stopped, self.test_return = None, None, None
         if not load_only:   # refused here, before anything is built or written; every rank sees the same files
             check_output_dir(self.output_dir, resume)
             if resume: self.ckpt = self._read_checkpoint()
@@ -219,7 +219,7 @@ class Experiment(RunFolder):
         # fresh, reproducible test episodes each epoch
         test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
         rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
-        self._test_ret = float(np.mean(rets))   # what `best/` and early stopping go by
+        self.test_return = float(np.mean(rets))   # what `best/`, early stopping and a tuner go by
         # rank 0 alone: no collective
         return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]
 
@@ -239,8 +239,7 @@ class Experiment(RunFolder):
     def _track_best(self, epoch:int)->str|None:
         ("After the epoch's test episodes: on a new best AverageTestEpRet record it (and save `best/`); the reason to "
          "stop early (`stop_at_return`, `patience`), or None.")
-        ret, self._test_ret = self._test_ret, None
-        self.test_return = ret   # this epoch's AverageTestEpRet (None: no test episodes)
+        ret = self.test_return   # set by this epoch's test episodes (each epoch's replace the last's)
         if ret is None or not math.isfinite(ret): return None
         if self.best is None or ret > self.best['AverageTestEpRet']:
             self.best = {'epoch': epoch, 'AverageTestEpRet': ret}

@@ -10,7 +10,7 @@ import numpy as np
 from ..core import ConfigError
 
 # %% auto #0
-__all__ = ['package', 'torch_epoch', 'model_card', 'main']
+__all__ = ['package', 'model_card', 'main']
 
 # %% ../../nbs/23c_experiments.package.ipynb #acff951d
 def _versions()->dict:
@@ -41,18 +41,7 @@ def _env_name(cfg:dict)->str:
     if isinstance(ref, dict) and ref.get('env_fn'): return str(ref['env_fn'])
     return str(cfg.get('env_fn', 'the env'))
 
-def _curve(progress, path:Path, title:str):
-    import matplotlib; matplotlib.use('Agg', force=False)
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4))
-    x = progress.TotalEnvInteracts
-    if 'AverageTestEpRet' in progress:
-        ax.plot(x, progress.AverageTestEpRet, marker='o', label='deterministic test episodes (mean)')
-        if 'MinTestEpRet' in progress:
-            ax.fill_between(x, progress.MinTestEpRet, progress.MaxTestEpRet, alpha=.2, label='test episodes: min to max')
-    ax.plot(x, progress.AverageEpRet, ls='--', label='training episodes (mean)')
-    ax.set_xlabel('env steps'); ax.set_ylabel('episode return'); ax.set_title(title); ax.grid(alpha=.3); ax.legend()
-    fig.tight_layout(); fig.savefig(path, dpi=100); plt.close(fig)
+
 
 # %% ../../nbs/23c_experiments.package.ipynb #25d5d23d
 def package(run_dir, # Output folder of a run
@@ -68,6 +57,7 @@ def package(run_dir, # Output folder of a run
     from fastrl.experiments.test_policy import load_policy_and_env, run_policy, saved_model, _itr
     from fastrl.experiments.policy import Policy
     from fastrl.experiments.config import read_config
+    from fastrl.experiments.plot import learning_curve
     run_dir = Path(run_dir)
     if not (run_dir/'config.json').exists(): raise ConfigError(f"{run_dir} holds no run (no config.json)")
     out = Path(out) if out is not None else run_dir/'package'
@@ -93,7 +83,6 @@ def package(run_dir, # Output folder of a run
                                   "package the model without a learning curve") from None
             shutil.copy2(run_dir/'progress.txt', tmp/'progress.txt')
         pol = Policy.load(run_dir, itr)
-        files = ['pyt_save', 'config.json'] + (['progress.txt'] if progress is not None else [])
         exported = []
         if not pol.recurrent:
             pol.export(tmp/'policy.pt'); exported.append('policy.pt')
@@ -101,8 +90,8 @@ def package(run_dir, # Output folder of a run
             except ImportError: pass
             else: pol.export(tmp/'policy.onnx'); exported.append('policy.onnx')
         env_name, algo = _env_name(cfg), ((cfg.get('__fastrl__') or {}).get('entry') or '?').split(':')[-1]
-        if progress is not None and len(progress):
-            _curve(progress, tmp/'learning_curve.png', f'{algo} on {env_name}'); files.append('learning_curve.png')
+        curve = progress is not None and len(progress) > 0
+        if curve: learning_curve(progress, tmp/'learning_curve.png', f'{algo} on {env_name}')
         env, get_action = load_policy_and_env(run_dir, itr, deterministic=True)
         with contextlib.redirect_stdout(io.StringIO()):   # run_policy prints every episode
             rets, lens, _ = run_policy(env, get_action, num_episodes=episodes, render=False, seed=seed)
@@ -120,18 +109,14 @@ def package(run_dir, # Output folder of a run
         versions = _versions()
         req = [f'{k}=={v}' for k, v in versions.items()] + (['onnxruntime'] if 'policy.onnx' in exported else [])
         (tmp/'requirements.txt').write_text('\n'.join(req) + '\n')
-        card = model_card(cfg, algo, env_name, rets, lens, progress, itr, torch_epoch(model), exported,
-                          clip.name if clip else None, 'learning_curve.png' in files, req)
+        card = model_card(cfg, algo, env_name, rets, lens, progress, itr, pol.epoch, exported,
+                          clip.name if clip else None, curve, req)
         (tmp/'README.md').write_text(card)
         if out.exists(): shutil.rmtree(out)
         os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True); raise
     return out
-
-def torch_epoch(model:Path)->int|None:
-    from fastrl.experiments.checkpoint import load_checkpoint
-    return load_checkpoint(model).get('epoch')
 
 # %% ../../nbs/23c_experiments.package.ipynb #e07e95cd
 def model_card(cfg:dict, algo:str, env_name:str, rets:list, lens:list, progress, itr, epoch, exported:list,

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 # %% auto #0
 __all__ = ['get_datasets', 'resolve_logdirs', 'get_all_datasets', 'smooth', 'iqm', 'stratified_bootstrap', 'bootstrap_ci',
-           'summarize', 'PlotFigure', 'plot_data', 'make_plots', 'main']
+           'summarize', 'PlotFigure', 'plot_data', 'make_plots', 'learning_curve', 'main']
 
 # %% ../../nbs/25_experiments.plot.ipynb #e410705d
 def _check_rows(path:str):
@@ -203,6 +203,23 @@ def make_plots(
         atomic_write(savefig, lambda f: fig.savefig(f, dpi=100, format=ext))
         print(f'saved {savefig}')
     return fig
+
+# %% ../../nbs/25_experiments.plot.ipynb #97a91d33
+def learning_curve(progress:pd.DataFrame, # The run's progress table
+                   path, # The PNG to write (atomically)
+                   title:str):
+    "Write the learning curve of one run: test return (mean, min to max) and training return against env steps."
+    from fastrl.core import atomic_write
+    fig = Figure(figsize=(7, 4)); ax = fig.subplots()
+    x = progress.TotalEnvInteracts
+    if 'AverageTestEpRet' in progress:
+        ax.plot(x, progress.AverageTestEpRet, marker='o', label='deterministic test episodes (mean)')
+        if 'MinTestEpRet' in progress:
+            ax.fill_between(x, progress.MinTestEpRet, progress.MaxTestEpRet, alpha=.2, label='test episodes: min to max')
+    ax.plot(x, progress.AverageEpRet, ls='--', label='training episodes (mean)')
+    ax.set_xlabel('env steps'); ax.set_ylabel('episode return (higher is better)'); ax.set_title(title)
+    ax.grid(alpha=.3); ax.legend(loc='lower right')
+    atomic_write(path, lambda f: fig.savefig(f, format='png', dpi=100, bbox_inches='tight'))
 
 # %% ../../nbs/25_experiments.plot.ipynb #e4ea4028
 def main(args:list=None):
