@@ -478,6 +478,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                 'fastrl/agents/ppo.py'),
                                    'fastrl.agents.ppo.PPOPolicyLoss.records': ( 'agents.ppo.html#ppopolicyloss.records',
                                                                                 'fastrl/agents/ppo.py'),
+                                   'fastrl.agents.ppo.action_entropy': ('agents.ppo.html#action_entropy', 'fastrl/agents/ppo.py'),
+                                   'fastrl.agents.ppo.check_adv_norm': ('agents.ppo.html#check_adv_norm', 'fastrl/agents/ppo.py'),
                                    'fastrl.agents.ppo.ppo_clip_loss': ('agents.ppo.html#ppo_clip_loss', 'fastrl/agents/ppo.py')},
             'fastrl.agents.recurrent': { 'fastrl.agents.recurrent.RecurrentActor': ( 'agents.recurrent.html#recurrentactor',
                                                                                      'fastrl/agents/recurrent.py'),

@@ -12,9 +12,11 @@ rather than running something else (see `SB3_LIMITS`). A resumed SB3 run continu
 optimisers and replay buffer with freshly seeded random numbers and a new episode: a valid continuation, not the
 bit-exact one fastrl's checkpoints give.
 """
-import json, os, platform, subprocess, threading, time
+import json, os, pickle, platform, subprocess, threading, time
 from pathlib import Path
 import numpy as np
+
+HERE = Path(__file__).resolve().parent
 
 SB3_LIMITS = """\
 - one learning rate for actor and critic: pi_lr must equal q_lr;
@@ -33,6 +35,9 @@ def versions()->dict:
         out['fastrl_commit'] = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True).stdout.strip()
         out['fastrl_dirty'] = bool(subprocess.run(git + ['status', '--porcelain', '--', '.'], capture_output=True,
                                                   text=True).stdout.strip())
+        # the study's own code (these entry functions: SB3's arm is written here) uncommitted, too
+        out['bench_dirty'] = bool(subprocess.run(['git', '-C', str(HERE), 'status', '--porcelain', '--', '.'],
+                                                 capture_output=True, text=True).stdout.strip())
     except OSError: pass
     for m in ('stable_baselines3', 'mujoco'):
         try: out[m] = __import__(m).__version__
@@ -85,6 +90,53 @@ def segments(folder)->list:
     "The segments (processes) that ran the run in `folder`, oldest first."
     return [json.loads(p.read_text()) for p in sorted(Path(folder).glob('segments/*.json'))]
 
+# --- RL Zoo's normalisation, the same gymnasium wrappers for both libraries ------------------------------------------
+
+# RL Zoo's tuned PPO settings for the MuJoCo tasks normalise observations and rewards (`normalize: true`, SB3's
+# `VecNormalize`). Both libraries get it as the same two gymnasium wrappers inside the env (VecNormalize's arithmetic:
+# running mean and variance of the observations; rewards divided by the running std of the discounted return), so
+# neither arm has a normalisation of its own; VecNormalize's clips at +-10 are left out, for both.
+ZOO_TASKS = {'ZooHopper-v5': ('Hopper-v5', 0.999)}   # id -> (the task, the gamma of its reward normalisation)
+
+def normalised(env_id:str, gamma:float, **kwargs):
+    "`gym.make(env_id)` inside `NormalizeObservation` and `NormalizeReward(gamma)`."
+    import gymnasium as gym
+    env = gym.wrappers.NormalizeObservation(gym.make(env_id, **kwargs))
+    return gym.wrappers.NormalizeReward(env, gamma=gamma)
+
+def register_zoo():
+    "Register the `ZOO_TASKS` ids with gymnasium (in every process that imports this module)."
+    import gymnasium as gym
+    for zid, (task, gamma) in ZOO_TASKS.items():
+        if zid not in gym.registry:
+            gym.register(zid, entry_point=f'{__name__}:normalised', kwargs=dict(env_id=task, gamma=gamma))
+
+def raw_task(name:str)->str:
+    "The task under a `ZOO_TASKS` id (scores are returns of the task itself); any other name as it is."
+    return ZOO_TASKS.get(name, (name,))[0]
+
+register_zoo()
+
+def env_stats(env)->dict:
+    "The running statistics of `env`'s normalisation wrappers (by wrapper class), to save with an SB3 checkpoint."
+    import gymnasium as gym
+    out = {}
+    while isinstance(env, gym.Wrapper):
+        if isinstance(env, gym.wrappers.NormalizeObservation): out['obs_rms'] = env.obs_rms
+        if isinstance(env, gym.wrappers.NormalizeReward):
+            out.update(return_rms=env.return_rms, discounted_reward=env.discounted_reward)
+        env = env.env
+    return out
+
+def set_env_stats(env, stats:dict):
+    "Put `env_stats` back into `env`'s normalisation wrappers (a resumed SB3 run)."
+    import gymnasium as gym
+    while isinstance(env, gym.Wrapper):
+        if isinstance(env, gym.wrappers.NormalizeObservation): env.obs_rms = stats['obs_rms']
+        if isinstance(env, gym.wrappers.NormalizeReward):
+            env.return_rms, env.discounted_reward = stats['return_rms'], stats['discounted_reward']
+        env = env.env
+
 # --- Stable-Baselines3 with Spinning Up's signature -------------------------------------------------------------------
 
 def _sb3_env(env_fn, max_ep_len:int):
@@ -96,16 +148,20 @@ def _sb3_env(env_fn, max_ep_len:int):
         env = gym.wrappers.TimeLimit(env, max_ep_len)
     return Monitor(env)
 
-def test_episodes(policy, env_fn, episodes:int, seed:int, max_ep_len:int)->tuple:
+def test_episodes(policy, env_fn, episodes:int, seed:int, max_ep_len:int, clip:bool=True)->tuple:
     ("(returns, lengths) of `episodes` episodes of `policy` (observation -> action) on a fresh env, the first reset "
-     "seeded with `seed` (as fastrl seeds its test env: `10000 + 1000*seed + epoch`).")
+     "seeded with `seed` (as fastrl seeds its test env: `10000 + 1000*seed + epoch`). With `clip` a `Box` action is "
+     "clipped to the env's bounds before the env sees it, for every library alike: SB3's `predict` clips, and MuJoCo "
+     "charges its control cost on the action it is given, so a mean outside the bounds would cost more unclipped.")
     env = _sb3_env(env_fn, max_ep_len)
+    box = isinstance(env.action_space, __import__('gymnasium').spaces.Box) and clip
+    act = (lambda o: np.clip(policy(o), env.action_space.low, env.action_space.high)) if box else policy
     rets, lens = [], []
     for i in range(episodes):
         o, _ = env.reset(seed=seed if i == 0 else None)
         done, r, n = False, 0., 0
         while not done:
-            o, rew, term, trunc, _ = env.step(policy(o))
+            o, rew, term, trunc, _ = env.step(act(o))
             r, n, done = r + float(rew), n + 1, term or trunc
         rets.append(r); lens.append(n)
     env.close()
@@ -169,7 +225,7 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
     try:
         ck = load_checkpoint(out/'checkpoint.pt') if resume else None
         if not resume:
-            if not overwrite: refuse_existing_run(out)
+            if not overwrite: refuse_existing_run(out, locked=True)   # the lock is ours: just taken
             for n in ('progress.txt', 'checkpoint.pt'): (out/n).unlink(missing_ok=True)
             for p in out.glob('sb3_*'): p.unlink()
             cfg = dict(config, env_fn=f"gym.make({env_fn.env_name!r})" if hasattr(env_fn, 'env_name') else repr(env_fn),
@@ -182,6 +238,7 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
         if ck:
             model = cls.load(out/f"sb3_model_{done}.zip", env=env, device='cpu')
             if replay: model.load_replay_buffer(out/f"sb3_replay_{done}.pkl")
+            if (st := out/f"sb3_envstats_{done}.pkl").exists(): set_env_stats(env, pickle.loads(st.read_bytes()))
             model._last_obs = None   # a new episode on the fresh env
             model.set_random_seed(seed + 1000 * done)
             lines = open(out/'progress.txt').read().splitlines()[:done + 1]   # drop epochs logged after the checkpoint
@@ -206,6 +263,7 @@ def _sb3_epochs(algo:str, cls, make, config:dict, env_fn, seed:int, steps_per_ep
                 f.write('\t'.join(f'{v:.6g}' if isinstance(v, float) else str(v) for v in row.values()) + '\n')
             model.save(out/f"sb3_model_{epoch}.zip")   # a checkpoint every epoch, as fastrl writes one
             if replay: model.save_replay_buffer(out/f"sb3_replay_{epoch}.pkl")
+            if stats := env_stats(env): (out/f"sb3_envstats_{epoch}.pkl").write_bytes(pickle.dumps(stats))
             save_checkpoint(dict(epoch=epoch, elapsed=row['Time'], cpu=row['CPUTime']), out/'checkpoint.pt')
             for q in out.glob('sb3_*'):   # the previous epoch's files, once the checkpoint names the new ones
                 if not q.stem.endswith(f'_{epoch}'): q.unlink()
@@ -221,21 +279,39 @@ SB3_PPO_LIMITS = """\
 - the KL early stop (1.5 x target_kl) ends the value function's passes too (Spinning Up: only the policy's), and
   estimates KL as E[(r - 1) - log r] (Spinning Up: E[-log r])."""
 
+# fastrl's PPO arguments that choose SB3's maths (`fastrl.algos.ppo`): given to this entry function, each must name
+# what SB3 does, so a grid that hands both libraries the same settings runs the same algorithm in both
+SB3_PPO_MATHS = dict(joint=True, joint_clip=True, value_target='gae', adam_eps=1e-5, adv_norm='minibatch')
+
 def sb3_ppo(env_fn, ac_kwargs=dict(), seed:int=0, steps_per_epoch:int=4000, epochs:int=50, gamma:float=0.99,
             clip_ratio:float=0.2, pi_lr:float=3e-4, vf_lr:float=1e-3, train_pi_iters:int=80, train_v_iters:int=80,
-            lam:float=0.97, max_ep_len:int=1000, target_kl:float=0.01, num_test_episodes:int=10,
-            logger_kwargs=dict(), save_freq:int=10):
-    ("Stable-Baselines3's PPO with Spinning Up's arguments (full-batch passes, its networks and initial log-std, no "
-     "gradient clipping; `SB3_PPO_LIMITS`), writing a Spinning Up run folder.")
+            lam:float=0.97, max_ep_len:int=1000, target_kl:float|None=0.01, num_test_episodes:int=10,
+            logger_kwargs=dict(), save_freq:int=10,
+            mb_size:int|None=None, # SB3's batch_size (`None`: the whole epoch, as Spinning Up)
+            ent_coef:float=0., vf_coef:float=0.5, max_grad_norm:float|None=None, # `None`: no clipping
+            joint:bool|None=None, joint_clip:bool|None=None, value_target:str|None=None, adam_eps:float|None=None,
+            adv_norm:str|None=None): # given: SB3's (`SB3_PPO_MATHS`), else a refusal
+    ("Stable-Baselines3's PPO with Spinning Up's arguments, writing a Spinning Up run folder. Not given, fastrl's "
+     "maths arguments leave SB3's unavoidable differences (`SB3_PPO_LIMITS`, the Spinning Up study); given, each must "
+     "be SB3's (`SB3_PPO_MATHS`), and then `vf_lr` and `train_v_iters` must equal `pi_lr` and `train_pi_iters`. "
+     "`ac_kwargs`: hidden_sizes, activation, log_std_init (Spinning Up's -0.5 by default); no orthogonal init.")
     import torch
+    from fastrl.core import ConfigError
     from stable_baselines3 import PPO
-    config = dict(locals()); config.pop('torch'); config.pop('PPO')
+    config = dict(locals()); config.pop('torch'); config.pop('PPO'); config.pop('ConfigError')
+    given = {k: config[k] for k in SB3_PPO_MATHS if config[k] is not None}
+    for k, v in given.items():
+        if v != SB3_PPO_MATHS[k]: raise ConfigError(f"sb3 ppo: {k}={v!r} is not SB3's PPO ({k}={SB3_PPO_MATHS[k]!r})")
+    if given and (vf_lr, train_v_iters) != (pi_lr, train_pi_iters):
+        raise ConfigError(f"sb3 ppo: with SB3's maths the value function learns with the policy: vf_lr={vf_lr} and "
+                          f"train_v_iters={train_v_iters} must equal pi_lr={pi_lr} and train_pi_iters={train_pi_iters}")
     hid = list(ac_kwargs.get('hidden_sizes', (64, 64)))
     pk = dict(net_arch=dict(pi=hid, vf=hid), activation_fn=ac_kwargs.get('activation', torch.nn.Tanh),
-              log_std_init=-0.5, ortho_init=False)
-    make = lambda env: PPO('MlpPolicy', env, n_steps=steps_per_epoch, batch_size=steps_per_epoch,
+              log_std_init=ac_kwargs.get('log_std_init', -0.5), ortho_init=False)
+    make = lambda env: PPO('MlpPolicy', env, n_steps=steps_per_epoch, batch_size=mb_size or steps_per_epoch,
                            n_epochs=train_pi_iters, learning_rate=pi_lr, gamma=gamma, gae_lambda=lam,
-                           clip_range=clip_ratio, ent_coef=0.0, vf_coef=0.5, max_grad_norm=1e10, target_kl=target_kl,
+                           clip_range=clip_ratio, ent_coef=ent_coef, vf_coef=vf_coef,
+                           max_grad_norm=1e10 if max_grad_norm is None else max_grad_norm, target_kl=target_kl,
                            normalize_advantage=True, policy_kwargs=pk, seed=seed, device='cpu', verbose=0)
     return _sb3_epochs('ppo', PPO, make, config, env_fn, seed, steps_per_epoch, epochs, num_test_episodes,
                        max_ep_len, logger_kwargs, replay=False)

@@ -49,7 +49,21 @@ STUDIES = dict(
     onpolicy=dict(groups=[(['ppo'], ['fastrl', 'sb3']), (['trpo', 'vpg'], ['fastrl'])], settings={
         'steps_per_epoch': 4000, 'epochs': 125, 'ac_kwargs:hidden_sizes': (64, 32), 'max_ep_len': 1000,
         'num_test_episodes': 0}),
+    # Like for like (issue 38): PPO at RL Zoo's tuned settings for SB3's PPO on Hopper (hyperparams/ppo.yml,
+    # Hopper-v3), normalisation included (`entries.ZOO_TASKS`: the same wrappers in both arms), fastrl configured to
+    # SB3's maths (`entries.SB3_PPO_MATHS`; SB3's entry refuses any other), at 200k of the zoo's 1M steps (391 epochs
+    # of 512). The score: 10 deterministic episodes at the end on the task itself (observations normalised by the
+    # run's frozen statistics, actions clipped to the bounds), 10 seeds.
+    zoo=dict(groups=[(['ppo'], ['fastrl', 'sb3'])], envs=['ZooHopper-v5'], seeds=list(range(10)), min_runs=10,
+             arms=dict(fastrl='fastrl PPO, SB3 maths', sb3='SB3 PPO'), settings={
+        'steps_per_epoch': 512, 'epochs': 391, 'mb_size': 32, 'train_pi_iters': 5, 'train_v_iters': 5,
+        'gamma': 0.999, 'lam': 0.99, 'pi_lr': 9.80828e-05, 'vf_lr': 9.80828e-05, 'clip_ratio': 0.2,
+        'ent_coef': 0.00229519, 'vf_coef': 0.835671, 'max_grad_norm': 0.7, 'target_kl': None,
+        'joint': True, 'joint_clip': True, 'value_target': 'gae', 'adam_eps': 1e-5, 'adv_norm': 'minibatch',
+        'ac_kwargs:hidden_sizes': (256, 256), 'ac_kwargs:activation': __import__('torch').nn.ReLU, 'ac_kwargs:log_std_init': -2.,
+        'max_ep_len': 1000, 'num_test_episodes': 0, 'save_freq': 50}),
 )
+ARMS = dict(fastrl='fastrl', sb3='SB3')   # the table's names of the arms, unless the study names them
 
 def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|None, skip=frozenset()):
     ("One `ExperimentGrid` of the study: algorithm, env, seed and library vary (always in the folder names); the "
@@ -108,9 +122,17 @@ def read_run(d:Path)->dict|None:
                 cpu_s_per_step=cpu / max(1, len(covered) * cfg['steps_per_epoch']),
                 steps_per_s=float(last.TotalEnvInteracts / last.Time), segments=len(segs),
                 versions=segs[-1]['versions'] if segs else None,
+                # made by code with uncommitted changes (fastrl's, or these entry functions'): never in a table
+                dirty=any((sg.get('versions') or {}).get(k) for sg in segs for k in ('fastrl_dirty', 'bench_dirty')),
+                final_test_unclipped=unclipped(d),
                 machine=cpus.pop() if len(cpus) == 1 else SEVERAL,   # the processor its speed was measured on
                 curve=dict(TotalEnvInteracts=prog.TotalEnvInteracts.tolist(), AverageEpRet=prog.AverageEpRet.tolist(),
                            **({'AverageTestEpRet': prog.AverageTestEpRet.tolist()} if tested else {})))
+
+def unclipped(d:Path)->float|None:
+    "A fastrl run's final score with its actions not clipped (`final_test`), where it was measured."
+    p = d/'final_test.json'
+    return json.loads(p.read_text()).get('mean_unclipped') if p.exists() else None
 
 def algo_lib(d:Path)->tuple:
     "(algorithm, library) of the study's run folder `d`, from its grid folder's name (`{study}_{algo}_{env}_{lib}`)."
@@ -123,10 +145,13 @@ def final_test(d:Path, algo:str, lib:str, cfg:dict, episodes:int=10)->float:
     p = d/'final_test.json'
     if p.exists(): return json.loads(p.read_text())['mean']
     from fastrl.experiments.settings import make_env_fn
-    seed = final_test_seed(cfg)
-    rets, lens = entries.test_episodes(run_policy(d, algo, lib, cfg), make_env_fn(cfg_env(cfg)), episodes, seed,
-                                       cfg['max_ep_len'])
-    p.write_text(json.dumps(dict(returns=rets, lengths=lens, mean=float(np.mean(rets)), env_seed=seed)) + '\n')
+    seed, env_fn, pol = final_test_seed(cfg), make_env_fn(entries.raw_task(cfg_env(cfg))), run_policy(d, algo, lib, cfg)
+    rets, lens = entries.test_episodes(pol, env_fn, episodes, seed, cfg['max_ep_len'])   # actions clipped, both libs
+    res = dict(returns=rets, lengths=lens, mean=float(np.mean(rets)), env_seed=seed, actions='clipped to the bounds')
+    if lib == 'fastrl':   # what the score was before the clip (SB3's predict clips: the same as clipped)
+        un = entries.test_episodes(pol, env_fn, episodes, seed, cfg['max_ep_len'], clip=False)[0]
+        res.update(returns_unclipped=un, mean_unclipped=float(np.mean(un)))
+    p.write_text(json.dumps(res) + '\n')
     return float(np.mean(rets))
 
 def final_test_seed(cfg:dict)->int:
@@ -135,12 +160,16 @@ def final_test_seed(cfg:dict)->int:
 
 def run_policy(d:Path, algo:str, lib:str, cfg:dict):
     "The deterministic policy (observation -> action) of the finished run in `d`: fastrl's saved one or SB3's last."
-    if lib == 'fastrl':
-        from fastrl.experiments.test_policy import load_policy
-        return load_policy(d, deterministic=True)
-    import stable_baselines3
+    if lib == 'fastrl':   # observations as the task gives them: a run's normalisation is in the policy, frozen
+        from fastrl.experiments.policy import Policy
+        pol = Policy.load(d)
+        return lambda o: pol.predict(o, deterministic=True)
+    import pickle, stable_baselines3
     model = getattr(stable_baselines3, algo.upper()).load(d/f"sb3_model_{cfg['epochs']}.zip", device='cpu')
-    return lambda o: model.predict(o, deterministic=True)[0]
+    st = d/f"sb3_envstats_{cfg['epochs']}.pkl"   # the training env's normalisation, frozen (as VecNormalize at test)
+    rms = pickle.loads(st.read_bytes())['obs_rms'] if st.exists() else None
+    norm = (lambda o: ((o - rms.mean) / np.sqrt(rms.var + 1e-8)).astype(np.float32)) if rms else (lambda o: o)
+    return lambda o: model.predict(norm(o), deterministic=True)[0]
 
 def cfg_env(cfg:dict)->str:
     from fastrl.experiments.study import _task
@@ -165,17 +194,21 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
     ended = {folder_key(r['run']) for r in runs if r['finished']}   # finished here or in the results file
     carry(study, [r['run'] for r in here if folder_key(r['run']) not in ended], out)
-    done = pd.DataFrame([dict(r, machine=r.get('machine', NOT_RECORDED)) for r in runs if r['finished']])
-    print(f"{len(runs)} runs with at least one epoch, {len(done)} finished")
+    dirty = [r for r in runs if r['finished'] and is_dirty(r)]
+    for r in dirty: print(f"  not counted: {Path(r['run']).name} ran uncommitted code (delete its record to run it again)")
+    done = pd.DataFrame([dict(r, machine=r.get('machine', NOT_RECORDED)) for r in runs
+                         if r['finished'] and not is_dirty(r)])
+    print(f"{len(runs)} runs with at least one epoch, {len(done) + len(dirty)} finished, {len(dirty)} not counted")
     for r in runs:   # where the study stands: the runs started and not finished
         if not r['finished']: print(f"  unfinished: {Path(r['run']).name}, epoch {r['epochs']} of {r['epochs_wanted']}")
     if not len(done): return
     done = complete_cells(done, min_runs)
     print(f"{len(done)} in cells where every library has {min_runs} finished runs")
     if not len(done): return
-    lines = ['| algorithm | task | fastrl IQM [95% CI] | SB3 IQM [95% CI] | Spinning Up mean (its figure) | '
-             'P(fastrl > SB3) [95% CI] | fastrl / SB3 env steps/s | fastrl / SB3 CPU s per env step | '
-             'runs (fastrl, SB3) |', '|' + '---|' * 9]
+    f, b = (STUDIES[study].get('arms', ARMS)[k] for k in ('fastrl', 'sb3'))
+    lines = [f'| algorithm | task | {f} IQM [95% CI] | {b} IQM [95% CI] | Spinning Up mean (its figure) | '
+             f'P({f} > {b}) [95% CI] | {f} / {b} env steps/s | {f} / {b} CPU s per env step | '
+             f'runs ({f}, {b}) |', '|' + '---|' * 9]
     for algo in dict.fromkeys(done.algo):
         a = done[done.algo == algo]
         tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
@@ -196,6 +229,11 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
             print(f"  {t.algo.upper()} {t.task}: P(fastrl > SB3) {t.P_fastrl_better:.2f}, p {t.p:.3f}, "
                   f"Holm {t.p_holm:.2f}")
     curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
+
+def is_dirty(r:dict)->bool:
+    ("Whether run record `r` was made by uncommitted code: a published table counts only runs of a recorded commit "
+     "(records from before the flag read it from their last segment's versions).")
+    return bool(r.get('dirty', (r.get('versions') or {}).get('fastrl_dirty')))
 
 def merge_runs(old:dict, new:list)->list:
     ("The results file's runs (`old`, by `run_key`) updated with the runs read from `data_dir` (`new`), sorted by "
@@ -302,7 +340,8 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
             i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
     speed = [f'{x:.2f}' if np.isfinite(x) else '–' for x in speed_ratios(runs)]
-    su = None if every else spinup_mean(algo, task, int(runs.env_steps.max()))
+    # Spinning Up's curve is of its own settings: a reference only for a study at them (not the zoo's)
+    su = None if every or task != entries.raw_task(task) else spinup_mean(algo, task, int(runs.env_steps.max()))
     label = 'all tasks (D4RL-normalised)' if every else task
     return (f"| {algo.upper()} | {label} | {cell('fastrl')} | {cell('sb3')} | {'–' if su is None else f'{su:.0f}'} | "
             f"{f'{p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]' if p else '–'} | "
@@ -384,16 +423,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('study', choices=list(STUDIES))
     ap.add_argument('--algos', nargs='+', default=None)
-    ap.add_argument('--envs', nargs='+', default=ENVS)
-    ap.add_argument('--seeds', nargs='+', type=int, default=[0, 1, 2, 3, 4])
+    ap.add_argument('--envs', nargs='+', default=None, help="default: the study's (the three tasks)")
+    ap.add_argument('--seeds', nargs='+', type=int, default=None, help="default: the study's (0-4)")
     ap.add_argument('--epochs', type=int, default=None, help='override the study\'s epochs (for a try)')
     ap.add_argument('--workers', type=int, default=2)
     ap.add_argument('--data_dir', default=str(HERE/'data'))
     ap.add_argument('--out', default=None, help="the report's folder (default: bench/results/mujoco, or, with "
                     "another --data_dir, its 'report' folder: a try never touches the study's results)")
     ap.add_argument('--report', action='store_true', help='only write the report of the runs finished so far')
-    ap.add_argument('--min_runs', type=int, default=5, help='finished runs per library for a cell to be reported')
+    ap.add_argument('--min_runs', type=int, default=None, help="finished runs per library for a cell to be reported "
+                    "(default: the study's seeds)")
     a = ap.parse_args()
+    st = STUDIES[a.study]
+    a.envs, a.seeds = a.envs or st.get('envs', ENVS), a.seeds if a.seeds is not None else st.get('seeds', [0, 1, 2, 3, 4])
+    a.min_runs = a.min_runs or st.get('min_runs', 5)
     if a.out is None:
         own = Path(a.data_dir).resolve() == HERE/'data'
         a.out = str(HERE.parent/'results'/'mujoco' if own else Path(a.data_dir)/'report')

@@ -76,11 +76,12 @@ class MLPCategoricalActor(StochasticActor):
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 class MLPGaussianActor(StochasticActor):
-    ("pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to -0.5) for `Box` "
-     "actions.")
-    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None):
+    ("pi(a|s) = N(MLP(s), diag(exp(log_std))^2) with a state-independent `log_std` (initialised to `log_std_init`: "
+     "Spinning Up's -0.5, SB3's 0, RL Zoo's MuJoCo settings -2) for `Box` actions.")
+    def __init__(self, obs_dim:int|gym.Space, act_dim:int, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None,
+                 log_std_init:float=-0.5):
         super().__init__()
-        self.log_std = nn.Parameter(torch.full((act_dim,), -0.5))
+        self.log_std = nn.Parameter(torch.full((act_dim,), float(log_std_init)))
         self.mu_net = mlp([obs_dim, *hidden_sizes, act_dim], activation, encoder=encoder)
     def distribution(self, obs, mask=None):
         _no_mask('a Box action space', mask)
@@ -258,12 +259,12 @@ def _space_name(s)->str:
             else f"{type(s).__name__}{tuple(s.shape) if s.shape else ''}")
 
 def policy_head(obs_dim:int|gym.Space, action_space:gym.Space, hidden_sizes=(64,64), activation=nn.Tanh, encoder=None,
-                algo:str='VPG, TRPO and PPO')->StochasticActor:
+                algo:str='VPG, TRPO and PPO', log_std_init:float=-0.5)->StochasticActor:
     ("The stochastic actor `action_space` calls for, on inputs `obs_dim`: a diagonal Gaussian for a flat `Box`, a "
      "categorical for `Discrete`, a factored one for `MultiDiscrete`/`MultiBinary`; else a `ConfigError` naming the "
      "space.")
     if isinstance(action_space, gym.spaces.Box) and len(action_space.shape) == 1:
-        return MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder)
+        return MLPGaussianActor(obs_dim, action_space.shape[0], hidden_sizes, activation, encoder, log_std_init)
     if isinstance(action_space, gym.spaces.Discrete):
         return MLPCategoricalActor(obs_dim, int(action_space.n), hidden_sizes, activation, encoder)
     if isinstance(action_space, (gym.spaces.MultiDiscrete, gym.spaces.MultiBinary)):
@@ -280,11 +281,12 @@ class MLPActorCritic(nn.Module):
                  activation=nn.Tanh, # Activation class between layers
                  algo:str='VPG, TRPO and PPO', # Names the algorithms in error messages
                  encoder=None, # `encoder(observation_space)` encodes image observations (`None`: `NatureCNN`)
+                 log_std_init:float=-0.5, # A Gaussian policy's initial log σ (Spinning Up's -0.5; SB3: 0)
                 ):
         super().__init__()
         obs_dim = obs_input(observation_space, f"{algo}'s MLPActorCritic",
                             'pass your own actor_critic')   # a Discrete space itself: one-hot in pi and v
-        self.pi = policy_head(obs_dim, action_space, hidden_sizes, activation, encoder, algo)
+        self.pi = policy_head(obs_dim, action_space, hidden_sizes, activation, encoder, algo, log_std_init)
         self.v = MLPCritic(obs_dim, hidden_sizes, activation, encoder)
 
     def step(self, obs)->tuple:

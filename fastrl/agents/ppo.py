@@ -17,7 +17,8 @@ from .onpolicy import dp_avg
 from ..core import Loss
 
 # %% auto #0
-__all__ = ['ppo_clip_loss', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss', 'JointPolicyValue', 'LinearAnneal']
+__all__ = ['ADV_NORMS', 'ppo_clip_loss', 'check_adv_norm', 'action_entropy', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss',
+           'JointPolicyValue', 'LinearAnneal']
 
 # %% ../../nbs/16_agents.ppo.ipynb #007be3e5
 def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2, stats:bool=True)->tuple:
@@ -29,6 +30,21 @@ def ppo_clip_loss(logp:Tensor, logp_old:Tensor, adv:Tensor, clip_ratio:float=0.2
     if not stats: return loss, {}
     clipped = ratio.gt(1 + clip_ratio) | ratio.lt(1 - clip_ratio)
     return loss, dict(kl=(logp_old - logp).mean().detach(), cf=clipped.float().mean().detach())
+
+# %% ../../nbs/16_agents.ppo.ipynb #d6780cfd
+ADV_NORMS = ('epoch', 'minibatch')
+
+def check_adv_norm(adv_norm:str)->str:
+    "`adv_norm` if it is one of `ADV_NORMS`, else a `ConfigError` naming them."
+    from fastrl.core import ConfigError
+    if adv_norm not in ADV_NORMS:
+        raise ConfigError(f"adv_norm must be one of {', '.join(ADV_NORMS)}, got {adv_norm!r}")
+    return adv_norm
+
+def action_entropy(pi)->Tensor:
+    "Entropy of each sample's whole action: a `Normal`'s per-dimension entropies summed (independent dimensions)."
+    e = pi.entropy()
+    return e.sum(-1) if isinstance(pi, torch.distributions.Normal) else e
 
 # %% ../../nbs/16_agents.ppo.ipynb #2b0d9b48
 class PPOPolicyLoss(VPGPolicyLoss):
@@ -44,16 +60,21 @@ class PPOPolicyLoss(VPGPolicyLoss):
                  target_kl:float|None=0.01, # Early-stop once mean KL > 1.5*target_kl (0.01-0.05); `None`: never
                  mb_size:int|None=None, # Minibatch size (`None`: whole-epoch steps, as Spinning Up)
                  opt=None, # Optimiser of `ac.pi` (default: Adam with `pi_lr`)
+                 ent_coef:float=0., # Weight of the entropy bonus: the loss is `clip loss - ent_coef * entropy` (SB3's)
+                 adv_norm:str='epoch', # 'epoch': advantages normalised over the epoch's rollout (Spinning Up); 'minibatch': again within each minibatch (SB3)
                 ):
         super().__init__(source_datapipe, ac, pi_lr, opt)
         self.clip_ratio,self.train_pi_iters,self.target_kl,self.mb_size = clip_ratio,train_pi_iters,target_kl,mb_size
+        self.ent_coef,self.adv_norm = ent_coef,check_adv_norm(adv_norm)
 
     def loss_fn(self, ac, r:Rollout, ent:bool=False, stats:bool=True)->tuple:
         ("The clipped loss on `r` and its stats: KL and clip fraction if `stats`, entropy if `ent` (for the records, "
          "not every step).")
-        if not ent: pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.pi_kw)   # a step needs no distribution object
+        if not (ent or self.ent_coef): pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.pi_kw)   # no distribution object
         else: pi, logp = ac.pi(r.obs, r.act, **r.pi_kw)
-        loss, info = ppo_clip_loss(logp, r.logp, r.adv, self.clip_ratio, stats)
+        adv = r.adv if self.adv_norm == 'epoch' else (r.adv - r.adv.mean()) / (r.adv.std() + 1e-8)
+        loss, info = ppo_clip_loss(logp, r.logp, adv, self.clip_ratio, stats)
+        if self.ent_coef: loss = loss - self.ent_coef * action_entropy(pi).mean()
         if ent: info['ent'] = pi.entropy().mean().detach()
         return loss, info
 
@@ -95,13 +116,16 @@ def PPOLearner(
         joint:bool=False, # Policy and value steps on the same minibatches, one backward (`JointPolicyValue`), as SB3
         vf_coef:float=1., # With `joint`: the value loss's weight in the sum (SB3: 0.5; it matters where the sum's gradient is clipped)
         joint_clip:bool=False, # With `joint`: clip the sum's gradient by its joint norm (SB3), not each network's on its own
+        ent_coef:float=0., # Weight of the entropy bonus in the policy loss (SB3's `ent_coef`)
+        adv_norm:str='epoch', # Advantages normalised over the 'epoch' (Spinning Up) or within each 'minibatch' (SB3)
         dp_augmentation_fns:list|None=None, # Further augmentations of the learner chain
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, pi_lr, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "PPO-Clip: `VPGLearner` with `PPOPolicyLoss` in place of `VPGPolicyLoss`."
     ppo = ReplaceDp(VPGPolicyLoss, lambda old: PPOPolicyLoss(old.source_datapipe, old.ac, clip_ratio=clip_ratio,
                                                               train_pi_iters=train_pi_iters, target_kl=target_kl,
-                                                              mb_size=mb_size, opt=old.opt))
+                                                              mb_size=mb_size, opt=old.opt, ent_coef=ent_coef,
+                                                              adv_norm=adv_norm))
     kwargs.setdefault('v_mb_size', mb_size)
     augs = [ppo] + ([JointPolicyValue(vf_coef, joint_clip)] if joint else [])
     return VPGLearner(ac, dls, dp_augmentation_fns=augs + list(dp_augmentation_fns or []), **kwargs)
@@ -113,7 +137,7 @@ class PPOJointLoss(Pipe):
     titles = PPOPolicyLoss.titles + ValueLoss.titles
     def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80,
                  train_v_iters:int=80, target_kl:float|None=0.01, mb_size:int|None=None, vf_coef:float=1.,
-                 joint_clip:bool=False):
+                 joint_clip:bool=False, ent_coef:float=0., adv_norm:str='epoch'):
         pi_ps, v_ps = {id(p) for p in ac.pi.parameters()}, {id(p) for p in ac.v.parameters()}
         if pi_ps & v_ps:
             raise ValueError("PPOJointLoss: ac.pi and ac.v share parameters, so a value step would change the "
@@ -121,8 +145,9 @@ class PPOJointLoss(Pipe):
         self.source_datapipe,self.ac,self.opt,self.v_opt = source_datapipe,ac,opt,v_opt
         self.clip_ratio,self.train_pi_iters,self.train_v_iters = clip_ratio,train_pi_iters,train_v_iters
         self.target_kl,self.mb_size,self.vf_coef,self.joint_clip = target_kl,mb_size,vf_coef,joint_clip
+        self.ent_coef,self.adv_norm = ent_coef,check_adv_norm(adv_norm)
 
-    loss_fn,kl_stop = PPOPolicyLoss.loss_fn,PPOPolicyLoss.kl_stop   # read only `self.clip_ratio`, `self.target_kl`
+    loss_fn,kl_stop = PPOPolicyLoss.loss_fn,PPOPolicyLoss.kl_stop   # read `clip_ratio`, `target_kl`, `ent_coef`, `adv_norm`
     records = staticmethod(PPOPolicyLoss.records)
     v_loss = ValueLoss.loss            # reads only `self.ac`
 
@@ -160,7 +185,7 @@ def JointPolicyValue(vf_coef:float=1., joint_clip:bool=False):
                 raise ValueError("JointPolicyValue needs the same minibatch size for policy and value steps, got "
                                  f"{p.mb_size} and {val.mb_size}.")
             return PPOJointLoss(p.source_datapipe, p.ac, p.opt, val.opt, p.clip_ratio, p.train_pi_iters,
-                                val.train_v_iters, p.target_kl, p.mb_size, vf_coef, joint_clip)
+                                val.train_v_iters, p.target_kl, p.mb_size, vf_coef, joint_clip, p.ent_coef, p.adv_norm)
         return RemoveDp(ValueLoss)(ReplaceDp(PPOPolicyLoss, make)(root))
     return aug
 

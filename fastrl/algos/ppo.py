@@ -15,6 +15,7 @@ from ..pipes.ablations import Ablation, aug_edits, check_aug
 from .onpolicy import recurrent_choice
 from ..memory.advantage_buffer import VALUE_TARGETS
 from ..core import ConfigError
+from ..agents.ppo import check_adv_norm
 
 # %% auto #0
 __all__ = ['ppo']
@@ -54,11 +55,14 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         vf_coef:float=1., # With `joint`: the value loss's weight in the sum (SB3: 0.5) (fastrl)
         joint_clip:bool=False, # With `joint`: clip the sum's gradient by its joint norm, as SB3 (fastrl)
         adam_eps:float=1e-8, # Adam's epsilon (torch's default; SB3: 1e-5) (fastrl)
+        ent_coef:float=0., # Weight of an entropy bonus in the policy loss (Spinning Up: none; SB3's `ent_coef`) (fastrl)
+        adv_norm:str='epoch', # Advantages normalised over the 'epoch' (Spinning Up) or again per 'minibatch' (SB3) (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
     if value_target not in VALUE_TARGETS:
         raise ConfigError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
+    check_adv_norm(adv_norm)
     actor_critic = recurrent_choice(actor_critic, rnn, seq_len, MLPActorCritic, steps_per_epoch, num_envs)
     exp = Experiment(locals(), **logger_kwargs)
     if rnn is not None: ac_kwargs = {**ac_kwargs, 'rnn': rnn}
@@ -69,7 +73,8 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
                          logger_bases=exp.loggers, steps_per_epoch=steps_per_epoch, gamma=gamma, lam=lam,
                          pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters, seq_len=seq_len,
                          value_target=value_target, max_grad_norm=max_grad_norm, joint=joint, vf_coef=vf_coef,
-                         joint_clip=joint_clip, adam_eps=adam_eps, dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
+                         joint_clip=joint_clip, adam_eps=adam_eps, ent_coef=ent_coef, adv_norm=adv_norm,
+                         dp_augmentation_fns=aug_edits(ppo.ablations, aug, 'learner'))
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
