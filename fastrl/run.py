@@ -10,7 +10,8 @@ from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
 from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_kwargs,
                                          check_env_name,
-                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers, check_early_stop)
+                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers, check_early_stop,
+                                         check_video_every)
 
 
 # %% auto #0
@@ -38,7 +39,7 @@ CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'ke
                 'ray', 'ray_address', 'resume', 'threads')
 # run options every run of the command gets (its logger_kwargs), with the type of their value (bool: a switch)
 LOG_FLAGS = dict(tensorboard=bool, wandb=bool, wandb_project=str, wandb_entity=str, wandb_group=str, save_best=bool,
-                 stop_at_return=float, patience=int)
+                 stop_at_return=float, patience=int, video_every=int)
 
 def log_flag(f:str, key:str, raws:list):
     "The value of run option `key` (`LOG_FLAGS`) given as flag `f` with `raws`, checked, or a `CLIError`."
@@ -48,7 +49,9 @@ def log_flag(f:str, key:str, raws:list):
         return v if raws else True
     if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
     if LOG_FLAGS[key] is str: return raws[0]
-    try: return check_early_stop(**{key: parse_value(raws[0])})[0 if key == 'stop_at_return' else 1]
+    try:
+        if key == 'video_every': return check_video_every(parse_value(raws[0]))
+        return check_early_stop(**{key: parse_value(raws[0])})[0 if key == 'stop_at_return' else 1]
     except ValueError as e: raise CLIError(f"{f}: {e}") from None
 
 _FLAG = re.compile(r'--([A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)*)(?:\[([\w-]*)\])?$')
@@ -361,7 +364,9 @@ def algo_help(algo:str, fn)->str:
               '  --save_best False          keep no best/ model (default: best/ holds the best test return\'s model, '
               'test_policy -i best)',
               '  --stop_at_return R         end a run, finished, at the first epoch whose AverageTestEpRet reaches R',
-              '  --patience N               end a run, finished, after N epochs without a new best AverageTestEpRet']
+              '  --patience N               end a run, finished, after N epochs without a new best AverageTestEpRet',
+              '  --video_every N            record a test episode every N epochs and at the last '
+              '(OUTPUT_DIR/videos/epoch_N.mp4; with --wandb also to W&B)']
     abl = getattr(fn, 'ablations', None) or {}
     if abl:
         lines += ['', "ablations (--aug NAME [NAME ...]: one variant each; '+' joins several into one):"]

@@ -33,10 +33,19 @@ if not (os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')):
 
 def _packed_call(fn): return packed_env(fn())
 
+def _takes_render_mode(f)->bool:
+    "Whether factory `f` has a `render_mode` parameter."
+    import inspect
+    try: return 'render_mode' in inspect.signature(f).parameters
+    except (TypeError, ValueError): return False
+
 def _env_fn(env, render_mode=None)->Callable:
-    "A lane's factory: its `Dict`/`Tuple` observations packed (`fastrl.envs.packed`; an `EnvFn` packs them itself)."
+    ("A lane's factory: its `Dict`/`Tuple` observations packed (`fastrl.envs.packed`; an `EnvFn` packs them itself); "
+     "a factory that takes `render_mode` (an `EnvFn`) gets `render_mode` when one is given.")
     if callable(env) and not isinstance(env, str):
-        return env if hasattr(env, 'env_name') else functools.partial(_packed_call, env)
+        own = hasattr(env, 'env_name')
+        if render_mode is not None and _takes_render_mode(env): env = functools.partial(env, render_mode=render_mode)
+        return env if own else functools.partial(_packed_call, env)
     def make(): return packed_env(gym.make(env, render_mode=render_mode))
     return make
 

@@ -30,7 +30,7 @@ from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previou
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
                                            with_norm_stats)
 from .replay_files import replay_files
-from .settings import apply_numerics, numerics, check_early_stop
+from .settings import apply_numerics, numerics, check_early_stop, check_video_every
 from .guards import (FiniteGuard, RunLock, _TEST_TITLES, check_args, check_output_dir,
                                        refuse_existing_run, resume_command)
 # fastrl.experiments.core keeps every public name it had before its parts got their own modules:
@@ -112,6 +112,7 @@ class Experiment(RunFolder):
                  wandb_project:str|None=None, # W&B project (default: 'fastrl')
                  wandb_entity:str|None=None, # W&B entity: user or team
                  wandb_group:str|None=None, # W&B group (a grid's runs: the grid's name)
+                 video_every:int=0, # Record one test episode every this many epochs and at the last (`videos/epoch_N.mp4`; with wandb, also to W&B); 0: none
                  **unknown, # Any other `logger_kwargs` key: refused in one line that lists the keys a run takes
                 ):
         if unknown:
@@ -119,7 +120,9 @@ class Experiment(RunFolder):
             raise ConfigError(f"logger_kwargs has {', '.join(map(repr, unknown))}, which a run does not take; it "
                               f"takes: {', '.join(takes)}")
         self.config = dict(config)
-        try: self.stop_at_return, self.patience = check_early_stop(stop_at_return, patience)
+        try:
+            self.stop_at_return, self.patience = check_early_stop(stop_at_return, patience)
+            self.video_every = check_video_every(video_every)
         except ValueError as e: raise ConfigError(str(e)) from None
         self.save_best = save_best
         self.wandb = dict(project=wandb_project, entity=wandb_entity, group=wandb_group) if wandb else None
@@ -232,6 +235,8 @@ class Experiment(RunFolder):
         if stop: self.stopped = {'epoch': epoch, 'why': stop}   # kept in the checkpoint: the run is finished
         if self.is_main and self.models and (epoch % self.save_freq == 0 or epoch == self.epochs or stop):
             self.save_model(epoch)
+        if self.is_main and self.video_every and (epoch % self.video_every == 0 or epoch == self.epochs or stop):
+            self._record_video(epoch)
         if self.checkpoint: self.save_checkpoint(epoch)
         self.last_epoch = epoch   # saved: a write that failed above leaves the last one before
         if stop: find_dp(self.learner, EpocherCollector).stop()
@@ -250,6 +255,23 @@ class Experiment(RunFolder):
             return (f"no new best AverageTestEpRet in {self.patience} epoch{'s' * (self.patience != 1)} (best "
                     f"{self.best['AverageTestEpRet']:.6g} at epoch {self.best['epoch']})")
         return None
+
+    def _record_video(self, epoch:int):
+        ("One deterministic episode of the test env (seeded as epoch `epoch`'s test episodes) as "
+         "`videos/epoch_{epoch}.mp4`, logged to W&B too; an env that cannot render says so once, and the run goes on "
+         "without videos.")
+        from fastrl.loggers.vscode_visualizers import save_video
+        if self.agent is None: return
+        env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
+        seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
+        try: frames = episode_frames(self.agent, env_fn, seed, self.max_ep_len)
+        except Exception as e:   # the env renders no rgb_array frames
+            why = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
+            print(f"video_every: the env cannot render a video ({why}); this run records none", flush=True)
+            self.video_every = 0; return
+        path = save_video(frames, self.output_dir/'videos'/f'epoch_{epoch}.mp4')
+        for s in self._loggers or ():
+            if isinstance(s, WandbSink): s.log_video(path)   # at the epoch's TotalEnvInteracts
 
     def _save_best(self):
         "Write `best/model.pt` (the saved-model format, for `test_policy --itr best`) and `best/best.json`."

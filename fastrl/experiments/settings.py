@@ -10,9 +10,9 @@ import importlib, os, os.path as osp, time
 
 # %% auto #0
 __all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'default_data_dir', 'user_setting', 'check_exp_name', 'setup_logger_kwargs',
-           'activation_from_name', 'activation_name', 'check_early_stop', 'make_env_fn', 'check_env_kwargs',
-           'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads',
-           'apply_numerics', 'numerics']
+           'activation_from_name', 'activation_name', 'check_early_stop', 'check_video_every', 'make_env_fn',
+           'check_env_kwargs', 'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu',
+           'processor', 'check_threads', 'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -102,6 +102,13 @@ def check_early_stop(stop_at_return=None, # The AverageTestEpRet to stop at, or 
     if patience is not None and (isinstance(patience, bool) or not isinstance(patience, int) or patience < 1):
         raise ValueError(f"patience must be a whole number of epochs >= 1, got {patience!r}")
     return stop_at_return, patience
+
+# %% ../../nbs/20f_experiments.settings.ipynb #4694035d
+def check_video_every(video_every=0)->int:
+    "`video_every` checked: a whole number of epochs >= 0 (0: no videos), else a one-line `ValueError`."
+    if isinstance(video_every, bool) or not isinstance(video_every, int) or video_every < 0:
+        raise ValueError(f"video_every must be a whole number of epochs >= 0 (0: no videos), got {video_every!r}")
+    return video_every
 
 # %% ../../nbs/20f_experiments.settings.ipynb #e5ba67d9
 def make_env_fn(env_name:str, **env_kwargs):

@@ -24,9 +24,9 @@ from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
 __all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'WANDB_HINT', 'stat_records', 'EpochStats', 'run_test_episodes',
-           'spread_columns', 'spinup_columns', 'declared_titles', 'column_value', 'host_floats', 'diag_value', 'Spread',
-           'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink', 'EpochCallback',
-           'WandbSink', 'pool_means', 'RankMean', 'retitle']
+           'episode_frames', 'spread_columns', 'spinup_columns', 'declared_titles', 'column_value', 'host_floats',
+           'diag_value', 'Spread', 'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink',
+           'EpochCallback', 'WandbSink', 'pool_means', 'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -102,6 +102,33 @@ def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep
                       deterministic:bool=True)->tuple:
     "(returns, lengths) of `episodes` episodes of `env_fn` played by `agent` (evaluation mode when `deterministic`)."
     return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
+
+# %% ../../nbs/20c_experiments.sinks.ipynb #3ae70af1
+def episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None)->np.ndarray:
+    ("The frames `[T,H,W,3]` (uint8) of one episode of `env_fn` (rendered as `rgb_array`) played by `agent` in "
+     "evaluation mode, one frame per step.")
+    from fastrl.envs.gym import GymStepper
+    from fastrl.pipes.core import ListSource
+    from fastrl.learner.core import set_agents_training
+    import warnings
+    env_fn = as_env_fn(env_fn, max_ep_len)
+    with warnings.catch_warnings():   # gymnasium warns when a env renders without a render mode: that is the check
+        warnings.simplefilter('ignore')
+        probe = env_fn(render_mode='rgb_array')
+        try: probe.reset(seed=0); frame = probe.render()
+        finally: probe.close()
+    if not isinstance(frame, np.ndarray):
+        raise ValueError("its env_fn renders no rgb_array frames: give it a render_mode parameter, as an env id's does")
+    stepper = GymStepper(ListSource([env_fn]), agent, seed=seed, num_envs=1, include_images=True)
+    modes, tracker, frames = set_agents_training(agent, False), EpisodeTracker(), []
+    try:
+        for s in stepper:
+            frames.append(np.asarray(s.image[0]))
+            if tracker.ended(s): break
+    finally:
+        for h,m in modes: h.train(m)
+        stepper.close()
+    return np.stack(frames)
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #567406f3
 # Spinning Up logs these `with_min_and_max`: each becomes Average, Std, Max and Min columns over the epoch's values
@@ -313,8 +340,13 @@ class WandbSink(LoggerBase):
     def log(self, r:Record):
         if r.name != EpocherCollector.title: return self.acc.add(r)
         row = self.acc.row()
-        step = int(row.get('TotalEnvInteracts', r.value))
+        step = self.step = int(row.get('TotalEnvInteracts', r.value))
         self.run.log({k: v for k, v in row.items() if not math.isnan(v)}, step=step)
+    def log_video(self, path, key:str='video'):
+        "Log the video file `path` (e.g. `videos/epoch_N.mp4`) at the step of the epoch logged last."
+        import wandb
+        if self.run is not None:
+            self.run.log({key: wandb.Video(str(path), format=Path(path).suffix[1:])}, step=getattr(self, 'step', None))
     def end(self):
         if self.run is not None: self.run.finish(); self.run = None
 
