@@ -29,7 +29,7 @@ SHOW_DOC = re.compile(r'^(show_doc\(.*\)\s*)+$', re.S)   # a cell that only call
 # show_doc's link to the source on GitHub (the project's placeholder repository here), with quarto's attributes
 SOURCE_LINK = re.compile(r'\[source\]\([^)]*\)(\{[^}]*\})?')
 # navigation: (caption, test on the notebook's file name)
-GROUPS = [('Get started', lambda n: n.startswith(('90_', '91_', '92_', '95_'))),
+GROUPS = [('Get started', lambda n: n.startswith(('90_', '91_', '92_', '93_', '95_'))),
           ('Tutorials', lambda n: n.startswith(('39_', '40_', '41_', '42_', '43_', '44_'))),
           ('Algorithms', lambda n: n.startswith(('29', '3')) and '_algos' in n),
           ('Experiments', lambda n: n.startswith('2') and '_experiments' in n or n.startswith(('22', '24'))),
@@ -38,6 +38,9 @@ SKIP = ('98_testing',)   # fixtures of the tests, not part of the library's API
 # each algorithm page's benchmark: (results file prefix in bench/results/mujoco, table row label)
 BENCH = {'32_algos.vpg': ('onpolicy', 'VPG'), '33_algos.ppo': ('onpolicy', 'PPO'), '34_algos.trpo': ('onpolicy', 'TRPO'),
          '35_algos.ddpg': ('offpolicy', 'DDPG'), '36_algos.td3': ('offpolicy', 'TD3'), '37_algos.sac': ('offpolicy', 'SAC')}
+# a like-for-like study of the algorithm against SB3 at RL Zoo's settings: (results file prefix, row label, what it is)
+LIKE_FOR_LIKE = {'33_algos.ppo': ('zoo', 'PPO', "fastrl's PPO configured to SB3's maths against SB3's PPO, both at RL "
+                                                "Zoo's tuned Hopper settings (`bench/mujoco/study.py zoo`)")}
 
 
 def tag_cells(nb:dict)->dict:
@@ -118,7 +121,12 @@ def bench_section(stem:str, src:Path)->dict|None:
     if fig.exists():      # this algorithm's final scores: IQM with 95 % intervals per task, and P(fastrl > SB3)
         shutil.copy2(fig, src/'_static'/fig.name)
         text += [f'![{label}: final scores per task](_static/{fig.name})', '']
-    text += [rows[0], rows[1], *body, '', *small_section(stem)]
+    text += [rows[0], rows[1], *body, '']
+    if stem in LIKE_FOR_LIKE and (z := d/f'{LIKE_FOR_LIKE[stem][0]}_table.md').exists():
+        zrows = z.read_text().splitlines()
+        text += ['### Like for like', '', LIKE_FOR_LIKE[stem][2] + ':', '', zrows[0], zrows[1],
+                 *[r for r in zrows[2:] if r.startswith(f'| {LIKE_FOR_LIKE[stem][1]} |')], '']
+    text += small_section(stem)
     return md_cell('\n'.join(text))
 
 

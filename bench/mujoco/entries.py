@@ -139,21 +139,25 @@ def set_env_stats(env, stats:dict):
 
 # --- Stable-Baselines3 with Spinning Up's signature -------------------------------------------------------------------
 
-def _sb3_env(env_fn, max_ep_len:int):
-    "The training env: `env_fn()` with Spinning Up's time limit, in a `Monitor` (episode returns)."
+def _limited(env_fn, max_ep_len:int):
+    "`env_fn()` with Spinning Up's time limit."
     import gymnasium as gym
-    from stable_baselines3.common.monitor import Monitor
     env = env_fn()
     if max_ep_len and getattr(env.spec, 'max_episode_steps', None) != max_ep_len:
         env = gym.wrappers.TimeLimit(env, max_ep_len)
-    return Monitor(env)
+    return env
+
+def _sb3_env(env_fn, max_ep_len:int):
+    "The training env: `env_fn()` with Spinning Up's time limit, in a `Monitor` (episode returns)."
+    from stable_baselines3.common.monitor import Monitor
+    return Monitor(_limited(env_fn, max_ep_len))
 
 def test_episodes(policy, env_fn, episodes:int, seed:int, max_ep_len:int, clip:bool=True)->tuple:
     ("(returns, lengths) of `episodes` episodes of `policy` (observation -> action) on a fresh env, the first reset "
      "seeded with `seed` (as fastrl seeds its test env: `10000 + 1000*seed + epoch`). With `clip` a `Box` action is "
      "clipped to the env's bounds before the env sees it, for every library alike: SB3's `predict` clips, and MuJoCo "
      "charges its control cost on the action it is given, so a mean outside the bounds would cost more unclipped.")
-    env = _sb3_env(env_fn, max_ep_len)
+    env = _limited(env_fn, max_ep_len)
     box = isinstance(env.action_space, __import__('gymnasium').spaces.Box) and clip
     act = (lambda o: np.clip(policy(o), env.action_space.low, env.action_space.high)) if box else policy
     rets, lens = [], []

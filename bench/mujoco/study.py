@@ -195,7 +195,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     ended = {folder_key(r['run']) for r in runs if r['finished']}   # finished here or in the results file
     carry(study, [r['run'] for r in here if folder_key(r['run']) not in ended], out)
     dirty = [r for r in runs if r['finished'] and is_dirty(r)]
-    for r in dirty: print(f"  not counted: {Path(r['run']).name} ran uncommitted code (delete its record to run it again)")
+    for r in dirty: print(f"  not counted: {Path(r['run']).name} ran uncommitted code or recorded no commit (delete its "
+                          "record to run it again)")
     done = pd.DataFrame([dict(r, machine=r.get('machine', NOT_RECORDED)) for r in runs
                          if r['finished'] and not is_dirty(r)])
     print(f"{len(runs)} runs with at least one epoch, {len(done) + len(dirty)} finished, {len(dirty)} not counted")
@@ -221,6 +222,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     tests = rank_tests(done)
     tests.to_csv(out/f'{study}_rank_tests.csv', index=False, float_format='%.4g')
     (out/f'{study}_table.md').write_text(table)
+    (out/f'{study}_rank_tests.md').write_text(rank_table(study, tests, done))
+    (out/f'{study}_finals.md').write_text(finals(study, done))
     print(table)
     if len(tests):
         print(f"Mann-Whitney rank test of fastrl's against SB3's final returns per cell, exact two-sided p, "
@@ -231,9 +234,11 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     curves([r for r in runs if r['run'] in set(done.run)], out/f'{study}_curves.png')
 
 def is_dirty(r:dict)->bool:
-    ("Whether run record `r` was made by uncommitted code: a published table counts only runs of a recorded commit "
-     "(records from before the flag read it from their last segment's versions).")
-    return bool(r.get('dirty', (r.get('versions') or {}).get('fastrl_dirty')))
+    ("Whether run record `r` cannot be traced to a commit: made by uncommitted code, or recording no commit (runs "
+     "from before the commit was recorded). A published table counts only runs of a recorded, clean commit (records "
+     "from before the dirty flag covered every segment read it from their last segment's versions).")
+    v = r.get('versions') or {}
+    return bool(r.get('dirty', v.get('fastrl_dirty'))) or not v.get('fastrl_commit')
 
 def merge_runs(old:dict, new:list)->list:
     ("The results file's runs (`old`, by `run_key`) updated with the runs read from `data_dir` (`new`), sorted by "
@@ -384,6 +389,40 @@ def rank_tests(done:pd.DataFrame)->pd.DataFrame:
     adj = np.minimum(1, np.maximum.accumulate(t.p.to_numpy()[order] * (len(t) - np.arange(len(t)))))
     t.loc[t.index[order], 'p_holm'] = adj
     return t
+
+def rank_table(study:str, tests:pd.DataFrame, done:pd.DataFrame)->str:
+    ("The rank tests as the README's table: per cell P(fastrl > SB3), the exact two-sided p, Holm's adjustment over "
+     "the study's cells, and the smallest p the design can give (2 / C(n_f + n_s, n_f)), Holm-adjusted too: where "
+     "that is above 0.05 no result of the cell could count as a difference.")
+    from math import comb
+    f, b = (STUDIES[study].get('arms', ARMS)[k] for k in ('fastrl', 'sb3'))
+    lines = [f'| algorithm | task | runs ({f}, {b}) | P({f} > {b}) | p (exact, two-sided) | p, Holm over {len(tests)} '
+             f'cells | smallest p possible (Holm) |', '|' + '---|' * 7]
+    for t in tests.itertuples():
+        c = done[(done.algo == t.algo) & (done.env == t.task)]
+        nf, ns = int((c.lib == 'fastrl').sum()), int((c.lib == 'sb3').sum())
+        floor = 2 / comb(nf + ns, nf)
+        lines.append(f'| {t.algo.upper()} | {t.task} | {nf}, {ns} | {t.P_fastrl_better:.2f} | {t.p:.3f} | '
+                     f'{t.p_holm:.3f} | {floor:.4f} ({min(1., floor * len(tests)):.3f}) |')
+    return '\n'.join(lines) + '\n'
+
+def finals(study:str, done:pd.DataFrame)->str:
+    ("Every counted run's final return, per cell and library in seed order, with the mean: the README's lists (a "
+     "fastrl run's score with unclipped actions beside, where measured).")
+    names, out = STUDIES[study].get('arms', ARMS), []
+    for (algo, env), c in done.groupby(['algo', 'env'], sort=False):
+        parts = []
+        for lib in ('fastrl', 'sb3'):
+            r = c[c.lib == lib].sort_values('seed')
+            if not len(r): continue
+            parts.append(f"{names[lib]} {', '.join(f'{x:.0f}' for x in r.final_test_return)} "
+                         f"(mean {r.final_test_return.mean():.0f})")
+            un = r.get('final_test_unclipped')
+            if un is not None and un.notna().all():
+                parts.append(f"{names[lib]} with unclipped actions {', '.join(f'{x:.0f}' for x in un)} "
+                             f"(mean {un.mean():.0f})")
+        out.append(f"- {algo.upper()} {env}: " + '; '.join(parts) + '.')
+    return '\n'.join(out) + '\n'
 
 def curves(runs:list, path:Path):
     ("Mean return (test, or training where a run has no test rounds) against env steps, a row of panels per "
