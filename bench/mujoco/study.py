@@ -55,7 +55,7 @@ STUDIES = dict(
     # of 512). The score: 10 deterministic episodes at the end on the task itself (observations normalised by the
     # run's frozen statistics, actions clipped to the bounds), 10 seeds.
     zoo=dict(groups=[(['ppo'], ['fastrl', 'sb3'])], envs=['ZooHopper-v5'], seeds=list(range(10)), min_runs=10,
-             arms=dict(fastrl='fastrl PPO, SB3 maths', sb3='SB3 PPO'), settings={
+             arms=dict(fastrl='fastrl PPO (SB3 maths)', sb3='SB3 PPO'), settings={
         'steps_per_epoch': 512, 'epochs': 391, 'mb_size': 32, 'train_pi_iters': 5, 'train_v_iters': 5,
         'gamma': 0.999, 'lam': 0.99, 'pi_lr': 9.80828e-05, 'vf_lr': 9.80828e-05, 'clip_ratio': 0.2,
         'ent_coef': 0.00229519, 'vf_coef': 0.835671, 'max_grad_norm': 0.7, 'target_kl': None,
@@ -213,7 +213,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     for algo in dict.fromkeys(done.algo):
         a = done[done.algo == algo]
         tab = pd.DataFrame(dict(variant=a.lib, task=a.env, run=a.run, score=a.final_test_return))
-        scores, imp, fig = study_tables(tab, norm=D4RL_NORM)
+        scores, imp, fig = study_tables(tab, norm={t: D4RL_NORM[entries.raw_task(t)] for t in tab.task.unique()})
         scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
         fig.savefig(out/f'{study}_{algo}.png', dpi=110)
         for task in list(dict.fromkeys(a.env)) + ([ALL_TASKS] if a.env.nunique() > 1 else []):
@@ -403,7 +403,7 @@ def rank_table(study:str, tests:pd.DataFrame, done:pd.DataFrame)->str:
         nf, ns = int((c.lib == 'fastrl').sum()), int((c.lib == 'sb3').sum())
         floor = 2 / comb(nf + ns, nf)
         lines.append(f'| {t.algo.upper()} | {t.task} | {nf}, {ns} | {t.P_fastrl_better:.2f} | {t.p:.3f} | '
-                     f'{t.p_holm:.3f} | {floor:.4f} ({min(1., floor * len(tests)):.3f}) |')
+                     f'{t.p_holm:.3f} | {floor:.2g} ({min(1., floor * len(tests)):.2g}) |')
     return '\n'.join(lines) + '\n'
 
 def finals(study:str, done:pd.DataFrame)->str:
