@@ -265,7 +265,7 @@ class Experiment(RunFolder):
         env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
         seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
         try: frames = episode_frames(self.agent, env_fn, seed, self.max_ep_len)
-        except Exception as e:   # the env renders no rgb_array frames
+        except (ValueError, NotImplementedError, ImportError, gym.error.Error) as e:   # no rgb_array frames, or no renderer
             why = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
             print(f"video_every: the env cannot render a video ({why}); this run records none", flush=True)
             self.video_every = 0; return
