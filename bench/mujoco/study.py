@@ -65,6 +65,11 @@ STUDIES = dict(
 )
 ARMS = dict(fastrl='fastrl', sb3='SB3')   # the table's names of the arms, unless the study names them
 
+def arms(study:str)->tuple:
+    "The names of `study`'s two arms in its tables: (fastrl's, SB3's)."
+    names = STUDIES[study].get('arms', ARMS)
+    return names['fastrl'], names['sb3']
+
 def grid(study:str, algos:list, libs:list, envs:list, seeds:list, epochs:int|None, skip=frozenset()):
     ("One `ExperimentGrid` of the study: algorithm, env, seed and library vary (always in the folder names); the "
      "variants whose `run_key` is in `skip` are left out.")
@@ -206,7 +211,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     done = complete_cells(done, min_runs)
     print(f"{len(done)} in cells where every library has {min_runs} finished runs")
     if not len(done): return
-    f, b = (STUDIES[study].get('arms', ARMS)[k] for k in ('fastrl', 'sb3'))
+    f, b = arms(study)
     lines = [f'| algorithm | task | {f} IQM [95% CI] | {b} IQM [95% CI] | Spinning Up mean (its figure) | '
              f'P({f} > {b}) [95% CI] | {f} / {b} env steps/s | {f} / {b} CPU s per env step | '
              f'runs ({f}, {b}) |', '|' + '---|' * 9]
@@ -395,7 +400,7 @@ def rank_table(study:str, tests:pd.DataFrame, done:pd.DataFrame)->str:
      "the study's cells, and the smallest p the design can give (2 / C(n_f + n_s, n_f)), Holm-adjusted too: where "
      "that is above 0.05 no result of the cell could count as a difference.")
     from math import comb
-    f, b = (STUDIES[study].get('arms', ARMS)[k] for k in ('fastrl', 'sb3'))
+    f, b = arms(study)
     lines = [f'| algorithm | task | runs ({f}, {b}) | P({f} > {b}) | p (exact, two-sided) | p, Holm over {len(tests)} '
              f'cells | smallest p possible (Holm) |', '|' + '---|' * 7]
     for t in tests.itertuples():
@@ -409,7 +414,7 @@ def rank_table(study:str, tests:pd.DataFrame, done:pd.DataFrame)->str:
 def finals(study:str, done:pd.DataFrame)->str:
     ("Every counted run's final return, per cell and library in seed order, with the mean: the README's lists (a "
      "fastrl run's score with unclipped actions beside, where measured).")
-    names, out = STUDIES[study].get('arms', ARMS), []
+    names, out = dict(zip(('fastrl', 'sb3'), arms(study))), []
     for (algo, env), c in done.groupby(['algo', 'env'], sort=False):
         parts = []
         for lib in ('fastrl', 'sb3'):
