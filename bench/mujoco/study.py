@@ -5,6 +5,7 @@ their last epoch, the rest start. The same command starts, continues and reports
 
     python bench/mujoco/study.py offpolicy    # TD3, SAC, DDPG x HalfCheetah, Hopper, Walker2d x 5 seeds x fastrl, SB3
     python bench/mujoco/study.py onpolicy     # PPO (fastrl, SB3), TRPO and VPG (fastrl) x the same envs x 5 seeds
+    python bench/mujoco/study.py zoo1m --workers 1   # like-for-like PPO Hopper at RL Zoo's 1M steps, 10 seeds x 2 libs
     python bench/mujoco/study.py offpolicy --report     # only the report of the runs finished so far
     python bench/mujoco/study.py offpolicy --algos td3 --envs Hopper-v5 --seeds 0 --epochs 2 --data_dir /tmp/q  # a try
                                               # (its report goes to /tmp/q/report)
@@ -63,6 +64,9 @@ STUDIES = dict(
         'ac_kwargs:hidden_sizes': (256, 256), 'ac_kwargs:activation': __import__('torch').nn.ReLU, 'ac_kwargs:log_std_init': -2.,
         'max_ep_len': 1000, 'num_test_episodes': 0, 'save_freq': 50}),
 )
+# The like-for-like study at the zoo's own budget (issue 53): the same arms and settings, 1954 epochs of 512 steps
+# (1,000,448 env steps: the zoo's 1M). Its runs are another study's: the 200k runs above stay as they are.
+STUDIES['zoo1m'] = dict(STUDIES['zoo'], settings=dict(STUDIES['zoo']['settings'], epochs=1954))
 ARMS = dict(fastrl='fastrl', sb3='SB3')   # the table's names of the arms, unless the study names them
 
 def arms(study:str)->tuple:
