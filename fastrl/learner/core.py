@@ -15,16 +15,18 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE, step_begins
 from ..pipes.core import (find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain,
                               apply_dp_augmentation_fns, pipe_to_device, GRAPH_VERSION)
-from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
+from ..loggers.core import (EpocherCollector, EpisodeTracker, iter_steps, BatchCollector, EpisodeCollector,
+                                 RollingRewardCollector)
+from ..memory.experience_replay import ExperienceReplay, learned_fields
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 from .optim import (is_loss, LossCollector, make_optimizer, clip_grad_norm, opt_params, zero_grad,
                                   optimizer_step, BasicOptStepper, compiled_optimizer)   # the optimisation pieces
 from .update import UpdateStep, Update, compose_update, run_update, update_region, keyed
 
 # %% auto #0
-__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'learner_head', 'StepBatcher', 'SoftTargetUpdater', 'holders',
-           'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler',
-           'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
+__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'learner_head', 'StepBatcher', 'replay_batches',
+           'SoftTargetUpdater', 'holders', 'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every',
+           'frozen', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -157,6 +159,21 @@ class StepBatcher(Pipe):
                 step_begins()
                 yield from run_update(self, o)   # the update's records, then the batch
             yield o
+
+# %% ../../nbs/06_learner.core.ipynb #9c3a45ac
+def replay_batches(dls, batches:int, bs:int=128, max_sz:int=10_000, learning_starts:int=0, train_freq:int=1,
+                   gradient_steps:int=1, nsteps:int=1, rolling_length:int=100, storage=None)->StepBatcher:
+    ("The data side of a replay learner: `LearnerBase(dls)` -> batch and epoch counters -> episode returns -> "
+     "`ExperienceReplay` (its schedule, the fields an update learns from) -> `StepBatcher`, where the update begins.")
+    if batches is None: raise ValueError("a replay learner needs batches=N: the number of batches in an epoch.")
+    pipe = LearnerBase(dls)
+    pipe = BatchCollector(pipe, batches=batches)
+    pipe = EpocherCollector(pipe)
+    pipe = EpisodeCollector(pipe)
+    pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
+    pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts, train_freq=train_freq,
+                            gradient_steps=gradient_steps, fields=learned_fields(nsteps), storage=storage)
+    return StepBatcher(pipe)
 
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
 class SoftTargetUpdater(UpdateStep):
