@@ -112,9 +112,13 @@ class Alpha(nn.Module):
 LOG_PI = 'LogPi'   # the record of the batch's log-probabilities (the actor's step also writes them as `logp`)
 
 class AlphaLossProcessor(UpdateStep):
-    "The temperature's loss -log_alpha (mean log pi + target_entropy) (`loss`, 'LossAlpha'), from the actor's `logp`."
-    def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha'):
-        self.source_datapipe,self.alpha,self.target_entropy,self.title = source_datapipe,alpha,target_entropy,title
+    ("The temperature's loss -log_alpha (mean log pi + target_entropy) (`loss`, 'LossAlpha'), from the actor's `logp`; "
+     "with a `gate`, on the updates it lets through (those of a delayed policy).")
+    def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha', gate=None):
+        self.source_datapipe,self.alpha,self.target_entropy,self.title,self.gate = source_datapipe,alpha,target_entropy,title,gate
+    def active(self)->bool: return self.gate is None or self.gate.due
+    @property
+    def gate_str(self)->str|None: return None if self.gate is None else str(self.gate)
     def step(self, logp):
         return dict(loss=-self.alpha.log_alpha * (logp.mean() + self.target_entropy), title=self.title)
 
