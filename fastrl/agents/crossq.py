@@ -41,15 +41,24 @@ class BatchRenorm1d(nn.Module):
         else:
             bmean, bvar = x.mean(0), x.var(0)
             mean, var = bmean, bvar
-            if self.steps > self.warmup_steps:   # renormalise: the running statistics, the batch's gradient
-                rstd = (self.running_var + self.eps).sqrt()
-                r = ((bvar + self.eps).sqrt() / rstd).detach().clamp(1 / self.rmax, self.rmax)
-                d = ((bmean - self.running_mean) / rstd).detach().clamp(-self.dmax, self.dmax)
-                mean, var = bmean - d * bvar.sqrt() / r, bvar / r**2
+            if torch.compiler.is_compiling(): mean, var = self._renormed(bmean, bvar, self.steps > self.warmup_steps)
+            elif self.steps > self.warmup_steps:   # renormalise: the running statistics, the batch's gradient
+                mean, var = self._renormed(bmean, bvar)
             with torch.no_grad():
                 self.running_mean.lerp_(bmean, self.momentum); self.running_var.lerp_(bvar, self.momentum)
                 self.steps += 1
         return (x - mean) / (var + self.eps).sqrt() * self.weight + self.bias
+
+    def _renormed(self, bmean:Tensor, bvar:Tensor, on:Tensor|None=None)->tuple:
+        ("The renormalised (mean, var) of a batch: the running statistics' values, the batch's gradient. With `on` (a "
+         "bool tensor: inside a compiled update, where the step count is a tensor, not a branch) the batch's own "
+         "statistics where it is False.")
+        rstd = (self.running_var + self.eps).sqrt()
+        r = ((bvar + self.eps).sqrt() / rstd).detach().clamp(1 / self.rmax, self.rmax)
+        d = ((bmean - self.running_mean) / rstd).detach().clamp(-self.dmax, self.dmax)
+        if on is None: return bmean - d * bvar.sqrt() / r, bvar / r**2
+        sd = torch.where(on, bvar, torch.ones_like(bvar)).sqrt()   # no sqrt(0) gradient from the branch not taken
+        return torch.where(on, bmean - d * sd / r, bmean), torch.where(on, bvar / r**2, bvar)
 
 # %% ../../nbs/12b_agents.crossq.ipynb #da5d249b
 def _bn_mlp(sizes:list, activation, bn, last_norm:bool=False)->nn.Sequential:
