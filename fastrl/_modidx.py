@@ -1797,6 +1797,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                 'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim.BasicOptStepper.__init__': ( 'learner.optim.html#basicoptstepper.__init__',
                                                                                          'fastrl/learner/optim.py'),
+                                      'fastrl.learner.optim.BasicOptStepper.eager_step': ( 'learner.optim.html#basicoptstepper.eager_step',
+                                                                                           'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim.BasicOptStepper.graph_step': ( 'learner.optim.html#basicoptstepper.graph_step',
                                                                                            'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim.BasicOptStepper.opts_of': ( 'learner.optim.html#basicoptstepper.opts_of',

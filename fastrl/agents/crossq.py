@@ -170,7 +170,7 @@ def CrossQLearner(
     pipe = BasicOptStepper(LossCollector(pipe, title='LossPi'), actor, lr, opt=adam)
     if learnable:
         pipe = AlphaLossProcessor(pipe, alpha_m, -float(actor.action_sz), gate=gate)
-        pipe = BasicOptStepper(LossCollector(pipe), alpha_m, lr)
+        pipe = BasicOptStepper(LossCollector(pipe, title='LossAlpha'), alpha_m, lr)
     learner = learner_head(pipe, logger_bases, dp_augmentation_fns, device)
     learner.alpha = alpha_m
     return learner

@@ -209,7 +209,8 @@ def SACLearner(
     pipe = SACActorLossProcessor(pipe, critic, actor, alpha_m)
     pipe = BasicOptStepper(LossCollector(pipe, title='LossPi'), actor, lr, opt=opt)
     if learnable:
-        pipe = BasicOptStepper(LossCollector(AlphaLossProcessor(pipe, alpha_m, target_entropy)), alpha_m, lr, opt=opt)
+        pipe = BasicOptStepper(LossCollector(AlphaLossProcessor(pipe, alpha_m, target_entropy), title='LossAlpha'), alpha_m, lr,
+                               opt=opt)
     pipe = SoftTargetUpdater(pipe, critic, t_critic, tau=tau)
     learner = learner_head(pipe, logger_bases, dp_augmentation_fns, device)
     learner.alpha = alpha_m

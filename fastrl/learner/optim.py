@@ -138,7 +138,11 @@ class BasicOptStepper(UpdateStep):
         return [self.opt]
     def step(self, loss, opt=None, clip=None, title=None):
         opts = self.opts_of(opt, title)
-        if torch.compiler.is_compiling(): return self.graph_step(loss, opts, clip)
+        if torch.compiler.is_compiling(): self.graph_step(loss, opts, clip)   # the same step, inside a graph
+        else: self.eager_step(loss, opts, clip)
+        return dict(loss=None)   # consumed
+    def eager_step(self, loss, opts:list, clip=None):
+        "zero_grad, backward into the parameters `opts` step, the gradient hook and clip, `opt.step()`."
         for o in opts: zero_grad(o)
         loss.backward(inputs=[p for o in opts for p in opt_params(o) if p.requires_grad])
         if self.grad_hook is not None:
@@ -147,7 +151,6 @@ class BasicOptStepper(UpdateStep):
             groups = [[p for o in opts for p in opt_params(o)]] if clip == 'joint' else [opt_params(o) for o in opts]
             for ps in groups: clip_grad_norm(ps, self.max_grad_norm)
         for o in opts: optimizer_step(o)
-        return dict(loss=None)
     def graph_step(self, loss, opts:list, clip=None)->dict:
         ("The same step inside a compiled update: gradients as values (`autograd.grad`), clipped as above, then "
          "`functional_step`.")
@@ -160,4 +163,3 @@ class BasicOptStepper(UpdateStep):
             for idx in ([list(range(n))] if clip == 'joint' else parts):
                 if gi := [gs[i] for i in idx if gs[i] is not None]: clip_grads(gi, self.max_grad_norm)
         for o in opts: functional_step(o, ps, gs)
-        return dict(loss=None)
