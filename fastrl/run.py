@@ -139,7 +139,7 @@ def _check_value(flag:str, key:str, raw:str, v, default):
         or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default)):
         if not callable(v):
             raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as "
-                           "torch.nn.X, nn.X, lower case)")
+                           "torch.nn.X, nn.X, lower case, or torch's functions: torch.relu, torch.nn.functional.elu)")
         return v
     if last == 'hidden_sizes':
         if isinstance(v, int) and not isinstance(v, bool): v = [v]
@@ -340,7 +340,7 @@ def algo_help(algo:str, fn)->str:
               f'  --hid [64,64]              {model_kw}:hidden_sizes',
               "  --act relu                 "
               f"{model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" +
-              ', '.join(ACTIVATIONS) + ')',
+              ', '.join(ACTIVATIONS) + '; or torch.relu, torch.tanh, ...)',
               f'  --encoder module:Class     {model_kw}:encoder, the encoder of image observations (default: NatureCNN)',
               f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
               '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',

@@ -220,11 +220,15 @@ class ActionClip(Pipe):
             yield torch.clamp(a, lo, hi)
 
 class ActionUnbatcher(Pipe):
-    "Removes the batch dimension `AgentBase` added for the single-step API; action batches of env lanes pass unchanged."
+    ("Removes the batch dimension from actions: in an agent chain, the one `AgentBase` added for the single-step API "
+     "(action batches of env lanes pass unchanged); over any other source, each batch's actions one by one.")
     def __init__(self, source_datapipe): self.source_datapipe = source_datapipe
     def __iter__(self):
         base = pipe_chain(self)[0]
-        for a in self.source_datapipe: yield a[0] if base.single else a
+        in_agent = hasattr(base, 'single')   # below an AgentBase, which says per step whether it added the dimension
+        for a in self.source_datapipe:
+            if not in_agent: yield from a   # a batch of 1 gives its one action
+            else: yield a[0] if base.single else a
 
 class NumpyConverter(Pipe):
     ("Yields each tensor as a (CPU) numpy array, as gymnasium expects actions; `keep_tensors` (set by `tensor_actions`) "

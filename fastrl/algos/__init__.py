@@ -5,7 +5,10 @@ own module `fastrl.algos.NAME`."""
 
 # %% ../../nbs/29_algos.ipynb #c8a0b2ea
 from __future__ import annotations
-import importlib
+import importlib, sys, warnings
+# `python -m fastrl.algos.ppo`: each algorithm module ends by handing over to `python -m fastrl.run ppo`; this package
+# imports fastrl.algos.ppo before runpy runs the file as __main__, and runpy's warning about that is noise here
+if sys.argv[:1] == ['-m']: warnings.filterwarnings('ignore', r"'fastrl\.algos\.\w+' found in sys\.modules", RuntimeWarning)
 
 # %% auto #0
 __all__ = ['ALGO_MODULES', 'DATA_PARALLEL', 'get_algo', 'available_algos', 'vpg', 'trpo', 'ppo', 'ddpg', 'td3', 'sac', 'crossq',
@@ -37,7 +40,6 @@ def available_algos()->list:
         try: get_algo(n); out.append(n)
         except ImportError: pass
     return out
-
 
 # %% ../../nbs/29_algos.ipynb #0460b667
 from .vpg import vpg

@@ -60,3 +60,9 @@ def crossq(env_fn, # A zero-argument callable returning a gymnasium env (or an e
 
 crossq.ablations = {}
 crossq.data_parallel = False
+
+# %% ../../nbs/37b_algos.crossq.ipynb #580c3bc5
+if __name__ == '__main__':   # python -m fastrl.algos.crossq ARGS: as python -m fastrl.run crossq ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['crossq']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -75,3 +75,9 @@ def ddpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 ddpg.ablations = DDPG_ABLATIONS
+
+# %% ../../nbs/35_algos.ddpg.ipynb #86d24858
+if __name__ == '__main__':   # python -m fastrl.algos.ddpg ARGS: as python -m fastrl.run ddpg ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['ddpg']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -13,7 +13,7 @@ from ..experiments.core import Experiment
 from ..experiments.config import as_env_fn, env_spaces
 from ..agents.onpolicy import sync_params
 from .offpolicy import offpolicy_counts, scale_learner
-from ..experiments.guards import check_kwargs
+from ..experiments.guards import model_kwargs
 from ..agents.core import _space_str
 from ..agents.policies import FlattenObs, image_layout
 from ..envs.atari import clip_for
@@ -91,7 +91,7 @@ def dqn(env_fn,
     if not (onehot or isinstance(obs_space, gym.spaces.Box)):
         raise ConfigError("dqn needs Box, Discrete or MultiDiscrete observations, but the env has "
                           f"{_space_str(obs_space)}; {flatten_advice(obs_space)}.")
-    check_kwargs(q_network, q_kwargs, 'q_kwargs')
+    q_kwargs = model_kwargs(q_network, q_kwargs, 'q_kwargs')
     # an image Box (or packed Dict/Tuple observations) goes to the Q-network as the space itself: fastrl's networks
     # put a NatureCNN (a MultiInputEncoder) first
     image = image_layout(obs_space) is not None or is_packed(obs_space)
@@ -131,3 +131,9 @@ def dqn(env_fn,
 
 dqn.ablations = dict(double=Ablation('the double Q-learning target (as double=True)',
                                      learner=lambda **_: [DoubleDQN()]))
+
+# %% ../../nbs/38_algos.dqn.ipynb #e1f57576
+if __name__ == '__main__':   # python -m fastrl.algos.dqn ARGS: as python -m fastrl.run dqn ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['dqn']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -11,7 +11,7 @@ from ..agents.offpolicy import check_box_action_space
 from ..agents.onpolicy import avg_grads, dp_world, sync_params
 from ..core import ConfigError, flatten_advice, image_layout
 from ..experiments.config import as_env_fn, env_spaces
-from ..experiments.guards import check_kwargs
+from ..experiments.guards import model_kwargs
 from ..learner.core import BasicOptStepper
 from ..memory.experience_replay import ExperienceReplay
 from ..memory.frames import frame_storage
@@ -48,7 +48,7 @@ def box_actor_critic(env_fn, actor_critic, ac_kwargs:dict, max_ep_len:int|None, 
     env_fn = as_env_fn(env_fn, max_ep_len)
     obs_space, act_space, name = env_spaces(env_fn)
     check_box_action_space(act_space, algo, name)
-    check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
+    ac_kwargs = model_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')   # the activation as torch.relu, 'relu' or nn.ReLU
     if getattr(actor_critic, '__module__', '').startswith('fastrl.'):   # fastrl's own: what it takes is known
         refusal = _default_ac_refusal(obs_space, getattr(actor_critic, 'takes_images', False), algo, name)
         if refusal: raise ConfigError(refusal)

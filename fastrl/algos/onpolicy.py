@@ -11,7 +11,7 @@ from ..core import ConfigError
 from ..experiments.config import as_env_fn, env_spaces
 import sys
 from ..envs.atari import clip_for, cut_note
-from ..experiments.guards import check_kwargs
+from ..experiments.guards import model_kwargs
 from ..agents.policies import ActorCriticAgent
 from ..memory.advantage_buffer import chunk_len
 
@@ -68,7 +68,7 @@ def onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs:dict, steps_per_epoch:in
     env_fn = as_env_fn(env_fn, max_ep_len)
     if (note := cut_note(env_fn, max_ep_len)) and exp.is_main: print(note, file=sys.stderr)
     obs_space, act_space, _ = env_spaces(env_fn)
-    check_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')
+    ac_kwargs = model_kwargs(actor_critic, ac_kwargs, 'ac_kwargs')   # the activation as torch.relu, 'relu' or nn.ReLU
     ac = actor_critic(obs_space, act_space, **ac_kwargs)
     check_value_shape(ac, obs_space, algo)
     agent = ActorCriticAgent(ac, algo=algo)

@@ -82,3 +82,9 @@ ppo.ablations = dict(vpg_loss=Ablation("VPG's policy loss, one gradient step per
                                        "objective",
                                        learner=lambda **_: [ReplaceDp(PPOPolicyLoss, lambda p: VPGPolicyLoss(
                                            p.source_datapipe, p.ac, opt=p.opt))]))
+
+# %% ../../nbs/33_algos.ppo.ipynb #075e965d
+if __name__ == '__main__':   # python -m fastrl.algos.ppo ARGS: as python -m fastrl.run ppo ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['ppo']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -58,3 +58,9 @@ def sac(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
 
 sac.ablations = dict(no_target=NO_TARGET)
+
+# %% ../../nbs/37_algos.sac.ipynb #4ea287e7
+if __name__ == '__main__':   # python -m fastrl.algos.sac ARGS: as python -m fastrl.run sac ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['sac']
+    runpy.run_module('fastrl.run', run_name='__main__')

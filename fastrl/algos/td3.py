@@ -71,3 +71,9 @@ td3.ablations = DDPG_ABLATIONS | dict(
                           learner=lambda **_: [SetDp(TD3CriticLossProcessor, target_noise=0.)]),
     no_delay=Ablation('no delayed policy and target updates (policy_delay 1)',
                       learner=lambda **_: [SetDp(DelayedActorLossProcessor, policy_delay=1)]))
+
+# %% ../../nbs/36_algos.td3.ipynb #94562682
+if __name__ == '__main__':   # python -m fastrl.algos.td3 ARGS: as python -m fastrl.run td3 ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['td3']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -49,3 +49,9 @@ def trpo(env_fn, # A zero-argument callable returning a gymnasium env (or an env
                           train_v_iters=train_v_iters)
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
+
+# %% ../../nbs/34_algos.trpo.ipynb #0b24edcb
+if __name__ == '__main__':   # python -m fastrl.algos.trpo ARGS: as python -m fastrl.run trpo ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['trpo']
+    runpy.run_module('fastrl.run', run_name='__main__')

@@ -43,3 +43,9 @@ def vpg(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
                          pi_lr=pi_lr, vf_lr=vf_lr, train_v_iters=train_v_iters)
     return exp.fit(learner, epochs, models=dict(ac=ac), agent=agent, save_freq=save_freq,
                    num_test_episodes=num_test_episodes, max_ep_len=max_ep_len)
+
+# %% ../../nbs/32_algos.vpg.ipynb #b4537228
+if __name__ == '__main__':   # python -m fastrl.algos.vpg ARGS: as python -m fastrl.run vpg ARGS
+    import runpy, sys
+    sys.argv[1:1] = ['vpg']
+    runpy.run_module('fastrl.run', run_name='__main__')

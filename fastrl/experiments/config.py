@@ -162,14 +162,20 @@ class SpacesEnv(gym.Env):
 
 # %% ../../nbs/20a_experiments.config.ipynb #e427f830
 def _importable(o)->str|None:
-    "'module:qualname' when `o` can be imported back by that name."
-    mod, name = getattr(o, '__module__', None), getattr(o, '__qualname__', None)
-    if not mod or not name or '<' in name: return None
-    try:
-        obj = importlib.import_module(mod)
-        for part in name.split('.'): obj = getattr(obj, part)
-        return f"{mod}:{name}" if obj is o else None
-    except Exception: return None
+    ("'module:qualname' when `o` can be imported back by that name; torch's C functions by their public names "
+     "(`torch.relu` as 'torch:relu', `F.gelu` as 'torch.nn.functional:gelu').")
+    mod, qual, name = getattr(o, '__module__', None), getattr(o, '__qualname__', None), getattr(o, '__name__', None)
+    tries = [(mod, qual)]
+    if inspect.isbuiltin(o): tries = ([('torch.nn.functional', name), ('torch', name)] if (mod or '').startswith('torch')
+                                      else []) + tries + [(mod, name)]   # torch.relu: qualname _VariableFunctionsClass.relu
+    for mod, name in tries:
+        if not mod or not name or '<' in name: continue
+        try:
+            obj = importlib.import_module(mod)
+            for part in name.split('.'): obj = getattr(obj, part)
+            if obj is o: return f"{mod}:{name}"
+        except Exception: pass
+    return None
 
 def _wrapper_problem(w:WrapperSpec)->str|None:
     "Why `gym.make` cannot rebuild the wrapper of `w` from config.json (None: it can)."
@@ -262,6 +268,7 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, type) or callable(o):
         r = _importable(o)
         if r: refs[':'.join(path)] = r
+        if r and inspect.isbuiltin(o): return r.replace(':', '.')   # torch.relu: 'torch.relu', not its repr
         return (_describe_callable(o) if (inspect.isfunction(o) or isinstance(o, (type, functools.partial)))
                 else repr(o)[:200])
     return repr(o)[:200]

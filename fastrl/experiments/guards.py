@@ -15,10 +15,11 @@ from ..core import Record, MeanRecord, as_float, ConfigError, RunAborted
 from ..loggers.core import LoggerBase, EpocherCollector
 from types import SimpleNamespace
 from .sinks import EpochStats, NOT_COLUMNS, host_floats, diag_value
+from .settings import as_activation
 
 # %% auto #0
-__all__ = ['check_args', 'check_kwargs', 'epoch_rows', 'existing_run', 'resume_command', 'refuse_existing_run',
-           'check_output_dir', 'in_use', 'RunLock', 'FiniteGuard']
+__all__ = ['ACTIVATION_KEYS', 'check_args', 'check_kwargs', 'model_kwargs', 'epoch_rows', 'existing_run', 'resume_command',
+           'refuse_existing_run', 'check_output_dir', 'in_use', 'RunLock', 'FiniteGuard']
 
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
 _RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
@@ -72,6 +73,19 @@ def check_kwargs(f, kwargs:dict, arg:str):
         raise ConfigError(f"{arg} has {', '.join(map(repr, bad))}, which {getattr(f, '__name__', f)} does not take; "
                           f"it takes: {', '.join(takes) or 'nothing'}")
 
+
+# %% ../../nbs/20e_experiments.guards.ipynb #b7d1c002
+ACTIVATION_KEYS = ('activation', 'activation_fn')   # the networks' activation keywords (dqn's q_kwargs: activation_fn)
+
+def model_kwargs(f, # The network class (`actor_critic`, `q_network`)
+                 kwargs:dict, # The user's keywords for it (`ac_kwargs`, `q_kwargs`)
+                 arg:str, # Their argument's name, for refusals
+                )->dict:
+    ("`kwargs` checked (`check_kwargs`) with, for fastrl's own networks, the activation made the module class they "
+     "build layers from (`as_activation`: `torch.relu`, `'relu'`, `nn.ReLU` all give `nn.ReLU`).")
+    check_kwargs(f, kwargs, arg)
+    if not getattr(f, '__module__', '').startswith('fastrl.'): return kwargs   # the user's own: as given
+    return {k: as_activation(v, f'{arg}:{k}') if k in ACTIVATION_KEYS else v for k, v in kwargs.items()}
 
 # %% ../../nbs/20e_experiments.guards.ipynb #49c4fbe0
 def epoch_rows(path)->int:

@@ -7,9 +7,9 @@ threads, failures and interruptions."""
 # %% ../../nbs/21b_experiments.launch.ipynb #c109dc67
 from __future__ import annotations
 import ast, importlib, json, multiprocessing, multiprocessing.connection, os, os.path as osp, signal, subprocess, sys
-import tempfile, time, traceback
-from .settings import (ACTIVATIONS, _cores, activation_from_name, activation_name, default_data_dir,
-                                         make_env_fn, resolve_num_cpu, setup_logger_kwargs)
+import inspect, tempfile, time, traceback
+from .settings import (ACTIVATIONS, _cores, activation_by_name, activation_from_name, activation_name,
+                                         default_data_dir, make_env_fn, resolve_num_cpu, setup_logger_kwargs)
 
 # %% auto #0
 __all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env', 'torchrun',
@@ -36,7 +36,7 @@ def _encode(v, key:str):
 def _decode(e):
     (tag, v), = e.items()
     if tag == 'dict': return {k: _decode(x) for k, x in v.items()}
-    if tag == 'act': return activation_from_name(v)
+    if tag == 'act': return activation_by_name(v) or activation_from_name(v)   # torch.relu stays torch.relu
     if tag == 'lit': return ast.literal_eval(v)
     if tag == 'ref': return import_ref(v)
     raise ValueError(f'bad tag {tag!r}')
@@ -167,9 +167,16 @@ def run_logger_kwargs(exp_name:str, seed:int=0, data_dir:str=None, datestamp:boo
     logger_kwargs.update(log_options or {})
     return logger_kwargs
 
+def _takes(f, name:str)->bool:
+    "Whether callable `f` takes keyword argument `name` (or any keyword; `True` when it has no signature)."
+    try: ps = inspect.signature(f).parameters
+    except (TypeError, ValueError): return True
+    return name in ps or any(p.kind == p.VAR_KEYWORD for p in ps.values())
+
 def call_experiment(
     exp_name:str, # Experiment name (folder name, variant suffix included)
-    thunk, # Entry function, called as `thunk(**kwargs, logger_kwargs=...)`
+    thunk, # Entry function, called as `thunk(**kwargs, seed=seed, logger_kwargs=...)`
+    seed:int=0, # Seed of the run (its folder `EXP_s{seed}`); passed to `thunk` (unless 0 and `thunk` takes no seed)
     num_cpu:int|str=1, # Processes (data-parallel through torchrun); `'auto'`: all cores
     data_dir:str=None, # Base folder; `None`: `default_data_dir()`
     datestamp:bool=False, # Date/time prefixes on the folders
@@ -181,9 +188,10 @@ def call_experiment(
     log_options:dict|None=None, # More `Experiment` options (`logger_kwargs`): tensorboard, wandb, stop_at_return, patience, ...
     # The entry function's arguments; `env_name` (and `env_kwargs`) become `env_fn=make_env_fn(env_name, **env_kwargs)`
     **kwargs):
-    "Run one experiment; returns its output folder."
+    ("Run one experiment; returns its output folder. Spinning Up's parameter order: `call_experiment(exp_name, "
+     "thunk, seed, num_cpu, data_dir, datestamp, **kwargs)`.")
     num_cpu = resolve_num_cpu(num_cpu)
-    seed = kwargs.get('seed', 0)
+    if seed != 0 or _takes(thunk, 'seed'): kwargs = dict(kwargs, seed=seed)
     logger_kwargs = run_logger_kwargs(exp_name, seed, data_dir, datestamp, overwrite, keep_snapshots, quiet, resume,
                                       threads, log_options)
     _announce(logger_kwargs, seed, num_cpu)

@@ -6,13 +6,14 @@ the command line all read."""
 
 # %% ../../nbs/20f_experiments.settings.ipynb #4651df9b
 from __future__ import annotations
-import importlib, os, os.path as osp, time
+import functools, importlib, inspect, os, os.path as osp, time
 
 # %% auto #0
-__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'default_data_dir', 'user_setting', 'check_exp_name', 'setup_logger_kwargs',
-           'activation_from_name', 'activation_name', 'check_early_stop', 'check_video_every', 'make_env_fn',
-           'check_env_kwargs', 'check_env_installed', 'check_env_name', 'resolve_workers', 'resolve_num_cpu',
-           'processor', 'check_threads', 'apply_numerics', 'numerics']
+__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'default_data_dir', 'user_setting', 'check_exp_name',
+           'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'activation_by_name', 'as_activation',
+           'check_early_stop', 'check_video_every', 'make_env_fn', 'check_env_kwargs', 'check_env_installed',
+           'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics',
+           'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -70,12 +71,21 @@ def setup_logger_kwargs(
 # %% ../../nbs/20f_experiments.settings.ipynb #922dd1a5
 ACTIVATIONS = ('ReLU','Tanh','ELU','SELU','CELU','GELU','SiLU','Mish','LeakyReLU','Sigmoid','Softplus',
                'Softsign','Hardtanh','Hardswish','ReLU6','Identity')
+# torch's functions for the same activations (`torch.relu`, `torch.nn.functional.leaky_relu`): name -> module class
+ACTIVATION_FNS = dict(relu='ReLU', tanh='Tanh', elu='ELU', selu='SELU', celu='CELU', gelu='GELU', silu='SiLU',
+                      mish='Mish', leaky_relu='LeakyReLU', sigmoid='Sigmoid', softplus='Softplus', softsign='Softsign',
+                      hardtanh='Hardtanh', hardswish='Hardswish', relu6='ReLU6')
+_FN_MODULES = ('torch', 'torch.nn.functional')   # where torch's activation functions live
 
+@functools.cache
 def _act_table()->dict:
     import torch.nn as nn
     d = {}
     for n in ACTIVATIONS:
         for pre in ('', 'nn.', 'torch.nn.', 'tf.nn.', 'tf.'): d[(pre + n).lower()] = getattr(nn, n)
+    for f, n in ACTIVATION_FNS.items():
+        for pre in ('', 'tf.nn.', 'tf.', 'f.', 'nn.functional.', 'torch.nn.functional.'): d[pre + f] = getattr(nn, n)
+        if hasattr(importlib.import_module('torch'), f): d['torch.' + f] = getattr(nn, n)
     d['swish'] = d['tf.nn.swish'] = nn.SiLU
     return d
 
@@ -84,10 +94,43 @@ def activation_from_name(name:str):
     return _act_table().get(name.strip().lower()) if isinstance(name, str) else None
 
 def activation_name(act)->str|None:
-    "Canonical `torch.nn.X` name of an allow-listed activation class, or `None`."
-    import torch.nn as nn
+    ("Canonical name of an allow-listed activation class (`torch.nn.ReLU`) or of one of torch's activation functions "
+     "(`torch.relu`, `torch.nn.functional.relu`), or `None`.")
     n = getattr(act, '__name__', None)
-    return f'torch.nn.{n}' if n in ACTIVATIONS and getattr(nn, n) is act else None
+    if n in ACTIVATIONS and getattr(importlib.import_module('torch.nn'), n) is act: return f'torch.nn.{n}'
+    if n in ACTIVATION_FNS:
+        for m in _FN_MODULES:
+            if getattr(importlib.import_module(m), n, None) is act: return f'{m}.{n}'
+    return None
+
+def activation_by_name(name:str):
+    "The class or function that `activation_name` calls `name` (`'torch.relu'` gives `torch.relu` itself), or `None`."
+    m, _, n = name.rpartition('.') if isinstance(name, str) else ('', '', '')
+    if m not in ('torch.nn', *_FN_MODULES): return None
+    act = getattr(importlib.import_module(m), n, None)
+    return act if activation_name(act) == name else None
+
+# %% ../../nbs/20f_experiments.settings.ipynb #a5c7ac02
+def as_activation(act, # A `torch.nn` module class (`nn.ReLU`), a torch function (`torch.relu`, `F.relu`) or a name ('relu')
+                  what:str='activation', # The user's argument, for the refusal (e.g. `ac_kwargs:activation`)
+                 ):
+    ("The activation as the module class (or other zero-argument factory of a module) that fastrl's networks build "
+     "their layers from; a one-line `ConfigError` naming `what` for a value that cannot be one.")
+    from fastrl.core import ConfigError
+    import torch.nn as nn
+    how = (f"give a torch.nn module class (torch.nn.ReLU), one of torch's activation functions (torch.relu, "
+           f"torch.tanh, torch.nn.functional.elu) or a name ({', '.join(n.lower() for n in ACTIVATIONS[:4])}, ...)")
+    if isinstance(act, str):
+        cls = activation_from_name(act)
+        if cls is None: raise ConfigError(f"{what}={act!r} is not an activation name: {how}")
+        return cls
+    if isinstance(act, type) and issubclass(act, nn.Module): return act
+    if (n := activation_name(act)) is not None: return activation_from_name(n)   # torch.relu -> nn.ReLU
+    if inspect.isroutine(act):   # a function of a tensor (act(x)), where a layer is built as act()
+        raise ConfigError(f"{what}={getattr(act, '__qualname__', act)} is a function of a tensor, not one of torch's "
+                          f"activations: {how}, or an nn.Module class that applies it")
+    if not callable(act): raise ConfigError(f"{what}={act!r} is not an activation: {how}")
+    return act   # e.g. functools.partial(nn.LeakyReLU, 0.2): builds a module when called
 
 # %% ../../nbs/20f_experiments.settings.ipynb #479b9aa2
 def check_early_stop(stop_at_return=None, # The AverageTestEpRet to stop at, or None

@@ -245,10 +245,15 @@ def check_records(learner):
 
 def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|None=None,
                      target_updater_cls:tuple=(), # The original fastrl page's form: pipe types holding `target_model`
-                     debug:bool=False)->nn.Module:
+                     debug:bool=False,
+                     model_cls:type|None=None, # The page's name for the class: `get_target_model(None, pipe, model_cls=Critic)`
+                    )->nn.Module:
     ("`target_model` if given, else the target of the `SoftTargetUpdater` of `model` found upstream of `pipe`, else "
      "`model` itself. The original fastrl page's form, `get_target_model(None, pipe, Critic)` (a class third), "
      "returns the target model of that class that a target updater upstream of `pipe` holds.")
+    if model_cls is not None:
+        if target_model is not None: raise TypeError("get_target_model: give the class as model_cls or third, not both")
+        target_model = model_cls
     if isinstance(target_model, type):   # the page's (model, pipe, model_cls): `model`, if given, is the target
         if model is not None: return model
         for up in find_dps(pipe, tuple(target_updater_cls) or (SoftTargetUpdater,)):

@@ -13,9 +13,9 @@ from torch.utils.data.graph import traverse_dps
 from ..core import SimpleStep
 
 # %% auto #0
-__all__ = ['GRAPH_VERSION', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'replace_dp', 'insert_dp', 'remove_dp',
-           'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp', 'pipe_chain', 'pipe_settings',
-           'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
+__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'replace_dp',
+           'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp', 'pipe_chain',
+           'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
 def all_dps(pipe:IterDataPipe)->list:
@@ -92,7 +92,11 @@ def remove_dp(root:IterDataPipe, target:IterDataPipe)->IterDataPipe:
     return replace_dp(root, target, target.source_datapipe)
 
 # %% ../../nbs/01_pipes.core.ipynb #bf346f34
-def apply_dp_augmentation_fns(pipe:IterDataPipe, dp_augmentation_fns=None)->IterDataPipe:
+DataPipeAugmentationFn = Callable[[IterDataPipe], IterDataPipe]   # an augmentation: takes a chain, returns the changed one
+
+def apply_dp_augmentation_fns(pipe:IterDataPipe,
+                              dp_augmentation_fns:list[DataPipeAugmentationFn]|None=None, # Applied in order
+                             )->IterDataPipe:
     "Apply each augmentation in turn, returning the changed chain."
     for fn in (dp_augmentation_fns or []):
         pipe = fn(pipe)
