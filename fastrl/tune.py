@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'parse_dist', 'is_dist', 'sample',
-           'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'study_of', 'tune_command', 'optimize',
+__all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'in_space', 'parse_dist', 'is_dist',
+           'sample', 'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'study_of', 'tune_command', 'optimize',
            'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
 
 # %% ../nbs/22b_tune.ipynb #190a9fc3
@@ -26,13 +26,24 @@ SEARCH_SPACES = dict(
     trpo=dict(delta=('loguniform', 1e-3, 1e-1), vf_lr=('loguniform', 1e-4, 1e-2), gamma=_GAMMA,
               lam=('categorical', [0.9, 0.95, 0.97, 0.99])),
     dqn=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH, final_eps=('uniform', 0.0, 0.2),
-             target_update_interval=('categorical', [1, 100, 500, 1000, 5000])),
+             target_update_interval=('categorical', [1, 100, 128, 500, 1000, 5000])),
     ddpg=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3), batch_size=_BATCH),
     td3=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3),
              target_noise=('uniform', 0.1, 0.4), batch_size=_BATCH),
     sac=dict(lr=_LR, gamma=_GAMMA, polyak=_POLYAK, batch_size=_BATCH),
     crossq=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH),
 )
+
+def _same(a, b)->bool:
+    "`a == b` as values of a flag: a tuple is the list it writes, and a bool is not a number."
+    a, b = (list(x) if isinstance(x, tuple) else x for x in (a, b))
+    return type(a) == type(b) and a == b
+
+def in_space(d:tuple, v)->bool:
+    "Whether value `v` can be drawn from distribution `d` (a `parse_dist` tuple): trial 0 runs the defaults."
+    if d[0] == 'categorical': return any(_same(v, c) for c in d[1])
+    if isinstance(v, bool) or not isinstance(v, (int, float)): return False
+    return d[1] <= v <= d[2] and (d[0] not in ('int', 'logint') or float(v).is_integer())
 
 def parse_dist(flag:str, spec:str)->tuple|None:
     ("The distribution `spec` writes (`'loguniform:1e-5:1e-2'` -> `('loguniform', 1e-5, 1e-2)`; `'none'` -> None), or a "
@@ -278,8 +289,9 @@ def _worker(spec:TuneSpec, worker:int, threads:int):
     optimize(spec, worker, threads)
 
 # %% ../nbs/22b_tune.ipynb #de36bf9f
-def defaults_of(spec:TuneSpec)->dict:
-    "The entry function's own values of the tuned keys (the fixed flags' where given): trial 0 of a study."
+def defaults_of(spec:TuneSpec, outside:list|None=None)->dict:
+    ("The entry function's own values of the tuned keys (the fixed flags' where given): trial 0 of a study. A default "
+     "outside the range given for its key is left out (trial 0 draws it) and its key added to `outside`.")
     import inspect
     fn, var, _ = spec.run_kwargs()
     ps = inspect.signature(fn).parameters
@@ -295,7 +307,10 @@ def defaults_of(spec:TuneSpec)->dict:
         top, _, sub = k.partition(':')
         v = var.get(k, var.get(top, ps[top].default))
         v = (v.get(sub, model_default(sub)) if isinstance(v, dict) else None) if sub else v
-        if v is not None: out[k] = v   # unknown: trial 0 draws it
+        if v is None: continue   # unknown: trial 0 draws it
+        if in_space(d := spec.space[k], v):   # a categorical default as its choice is written ((64, 64): [64, 64])
+            out[k] = next(c for c in d[1] if _same(v, c)) if d[0] == 'categorical' else v
+        elif outside is not None: outside.append(f"{k}={v!r}")
     return out
 
 def best_command(spec:TuneSpec, params:dict, threads:int=1)->str:
@@ -321,9 +336,11 @@ def tune(spec:TuneSpec)->dict:
         study = study_of(spec)
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         for t in stale: study.tell(t.number, state=TrialState.FAIL)   # left by a killed tune: ours holds the lock
-        defaults = defaults_of(spec)
+        defaults = defaults_of(spec, outside := [])
         if not study.trials:
             study.enqueue_trial(stored(spec.space, defaults), user_attrs={'defaults': True})
+            if outside: print(f"note: trial 0 runs the defaults but draws {', '.join(k.split('=')[0] for k in outside)}: "
+                              f"the default ({', '.join(outside)}) lies outside the range given", flush=True)
         done = _done(study)
         print(f"Tuning {spec.algo} in {spec.study_dir}: {done} of {spec.trials} trials done"
               + (f", {len(stale)} left running by a stopped tune marked failed" if stale else '')

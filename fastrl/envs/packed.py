@@ -35,7 +35,8 @@ class PackedBox(gym.spaces.Box):
     def __init__(self, source:gym.spaces.Dict|gym.spaces.Tuple):
         layout, off = [], 0
         for path, s in _parts(source):
-            dt = np.dtype(_DTYPES.get(type(s), s.dtype))
+            # in this machine's byte order: a big-endian part ('>f4') is packed as the values it holds
+            dt = np.dtype(_DTYPES.get(type(s), s.dtype)).newbyteorder('=')
             shape = tuple(s.shape) if s.shape is not None else ()
             n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
             layout.append(('.'.join(path), s, off, n, dt, shape)); off += -(-n // 8) * 8   # parts start 8-aligned

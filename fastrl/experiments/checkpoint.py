@@ -106,15 +106,26 @@ _ENV_SKIP = {'env', 'spec', 'metadata', '_metadata', '_cached_spec', '_saved_kwa
              'renderer', 'mujoco_renderer', 'model', 'data', '_previous_data'}
 
 class ReplayLog(gym.Wrapper):
-    ("An env lane whose state a checkpoint cannot hold as values (Box2D's world): records its layers' values before "
-     "this episode's reset, the reset's seed and the actions since, so `load_env_state` rebuilds it by replaying them.")
+    ("An env lane whose state a checkpoint cannot hold as values (Box2D's world, ALE's emulator): records its layers' "
+     "values before this episode's reset (and an emulator's state, its generator included), the reset's seed and the "
+     "actions since, so `load_env_state` rebuilds it by replaying them.")
     def __init__(self, env): super().__init__(env); self.start, self.actions = None, []
     def reset(self, *, seed=None, options=None):
         self.start, self.actions = {'layers': [_plain_attrs(l) for l in _layers(self.env)], 'seed': seed}, []
+        # CRITICAL: ALE's generator drives sticky actions and the start of a reset without a seed (every episode after
+        # the first): replayed from its state before the reset. (Its state alone is not enough: restored mid-episode,
+        # some of the screen stays the fresh emulator's, since the video chip's registers are not all in it)
+        if (a := _ale(self.env.unwrapped)) is not None:
+            self.start['ale'] = torch.frombuffer(bytearray(a.cloneState(include_rng=True).serialize()), dtype=torch.uint8)
         return self.env.reset(seed=seed, options=options)
     def step(self, action):
         self.actions.append(np.array(action, copy=True))
         return self.env.step(action)
+
+def _ale(env):
+    "The emulator of an ALE env (`env.unwrapped`), or None for other envs."
+    a = getattr(env, 'ale', None)
+    return a if hasattr(a, 'cloneState') and hasattr(a, 'restoreState') else None
 
 def _opaque(env)->list:
     "Attributes of `env`'s layers that a checkpoint cannot hold as values (`layer.name`)."
@@ -182,6 +193,9 @@ def load_env_state(venv, st:dict|None):
                 raise ValueError("The checkpoint replays this env's episode, but its lane keeps no log: call "
                                  "record_for_replay on the vector env before it steps.")
             for l,s in zip(_layers(e), rep['start']['layers']): _set_plain_attrs(l, s)
+            if (ale := rep['start'].get('ale')) is not None:
+                import ale_py
+                e.unwrapped.ale.restoreState(ale_py.ALEState(ale.numpy().tobytes()))
             e.reset(seed=rep['start']['seed'])
             for a in ([] if rep['actions'] is None else decode(rep['actions'])): e.step(a)
         ls = _layers(e)

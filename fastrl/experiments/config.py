@@ -13,7 +13,7 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import ConfigError
 from ..envs.gym import GymTransformBlock
-from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
+from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS, ATARI_ADDED
 from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
 
@@ -240,10 +240,18 @@ def _checked_env_ref(r:dict)->dict:
                       f"{_REBUILD_HINT}.", stacklevel=3)
     return r
 
+def _recorded_kwargs(env_id:str, kwargs:dict)->dict:
+    ("The env keywords config.json records for `env_id`: for an `ALE/` id, also the parts of the preprocessing that "
+     "were added after runs first recorded their env (`ATARI_ADDED`), so that a run rebuilt without them is an old one.")
+    return ({k:ATARI_DEFAULTS[k] for k in ATARI_ADDED} | dict(kwargs)) if is_ale_id(env_id) else kwargs
+
 def to_json(o, path:tuple=(), refs:dict|None=None):
     ("`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by "
      "key path.")
     refs = {} if refs is None else refs
+    if path == ('env_fn',) and is_ale_id(o):   # an ALE id: with the parts of its preprocessing added since old runs
+        refs['env_fn'] = {'env_fn': o, 'id': True, 'kwargs': to_json(_recorded_kwargs(o, {}))}
+        return o
     if o is None or isinstance(o, (bool, int, str)): return o
     if isinstance(o, float): return o if math.isfinite(o) else str(o)
     if isinstance(o, (np.integer, np.floating, np.bool_)): return to_json(o.item(), path, refs)
@@ -254,7 +262,7 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, EnvFn):
         if isinstance(o.env, EnvSpec): r = dict(_spec_ref(o.env), kwargs=to_json(o.kwargs))
         # an id, also as 'module:EnvId'
-        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(o.kwargs)}
+        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(_recorded_kwargs(o.env_name, o.kwargs))}
         elif (i := _importable(o.env)): r = {'env_fn': i}
         else: r = _registered_env(o.env) if path == ('env_fn',) else None
         if r: refs[':'.join(path)] = _checked_env_ref(dict(r, max_ep_len=o.max_ep_len))
@@ -289,7 +297,10 @@ def from_ref(ref):
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
         # 'module:EnvId' or 'module:function'
         else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
-        return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
+        kw = ref.get('kwargs', {})
+        # an ALE id recorded before a part of its preprocessing existed: the env its run trained in, without it
+        if is_ale_id(env): kw = ATARI_ADDED | kw
+        return EnvFn(env, ref.get('max_ep_len'), **kw)
     mod, name = _MOVED.get(ref, ref).split(':')
     obj = importlib.import_module(mod)
     for part in name.split('.'): obj = getattr(obj, part)

@@ -15,6 +15,7 @@ from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error, a
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from .launch import import_user_modules
 from ..envs.gym import GymStepper
+from ..envs.atari import is_ale_id
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
 from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of
@@ -411,6 +412,8 @@ def rebuilt_config(output_dir, overrides:dict)->tuple:
         try: _set_path(cfg, path.split(':'), from_ref(ref))
         except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
         except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
+    if 'env_fn' not in overrides and 'env_fn' not in meta.get('refs', {}) and is_ale_id(cfg.get('env_fn')):
+        cfg['env_fn'] = from_ref({'env_fn': cfg['env_fn'], 'id': True})   # recorded before ALE ids had a ref: an old run
     return cfg, meta
 
 def call_from_config(output_dir, logger_kwargs:dict, **overrides):

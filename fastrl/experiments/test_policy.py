@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import torch
 from ..core import SimpleStep
-from ..pipes.core import pipe_chain
-from ..agents.core import UniformWarmup
+from ..pipes.core import pipe_chain, find_dps, insert_dp
+from ..agents.core import UniformWarmup, ActionClip, ActionUnbatcher
+from ..envs.gym import GymStepper
+import gymnasium as gym
 from ..core import ConfigError
 from .core import call_from_config, is_env_id, rebuilt_config
 from .config import read_config
@@ -107,6 +109,17 @@ def _loaded_module(fpath, itr, overrides:dict):
     exp = SimpleNamespace(config=cfg, agent=None, module=module)
     return exp, _Action(get_action, exp)
 
+def _clip_to_bounds(agent, exp):
+    ("Clip the actions of a loaded `agent` to the Box bounds of its run's env (gymnasium's `ClipAction` clipped them "
+     "in training; a sampled action is not clipped by the policy), unless its chain clips them itself.")
+    st = find_dps(exp.learner, GymStepper) if getattr(exp, 'learner', None) is not None else []
+    space = st[0].action_space if st else None
+    if not isinstance(space, gym.spaces.Box) or not np.isfinite(np.concatenate([space.low.ravel(), space.high.ravel()])).any():
+        return
+    if find_dps(agent, ActionClip) or not (unb := find_dps(agent, ActionUnbatcher)): return
+    lo, hi = (torch.as_tensor(b, dtype=torch.float32) for b in (space.low, space.high))
+    insert_dp(agent, unb[0].source_datapipe, lambda a: ActionClip(a, lo, hi, from_env=False))
+
 def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     ("(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides` (a logger's run: its "
      "saved module, which acts as it was written to).")
@@ -115,6 +128,7 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     agent = exp.agent
     if agent is None:
         raise ValueError(f"The entry function of {fpath} did not pass agent= to exp.fit: nothing to act with.")
+    _clip_to_bounds(agent, exp)   # CRITICAL: a loaded policy sends the env only actions within its bounds
     agent.train(not deterministic)
     if not deterministic:
         for dp in pipe_chain(agent):
