@@ -197,7 +197,8 @@ def test_policy_cmd(args:list):
                                 description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
     p.add_argument('--len', '-l', type=int, default=0, help='maximum episode length (0: no limit)')
-    p.add_argument('--episodes', '-n', type=int, default=100, help='number of test episodes')
+    p.add_argument('--episodes', '-n', type=int, default=None,
+                   help='number of test episodes (default: 10 when rendering, 100 with --norender)')
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
     p.add_argument('--itr', '-i', type=_itr_arg, default=-1,
                    help="saved model to load: an epoch's snapshot, -1 the last, 'best' the best test return's")

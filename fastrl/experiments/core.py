@@ -24,7 +24,8 @@ from ..core import resolve_device
 from ..pipes.core import pipe_to_device
 from ..learner.device import compile_modules, learner_modules
 from ..core import dp_world
-from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink, WandbSink, WANDB_HINT,
+from .tracking import WandbSink, WANDB_HINT, WANDB_LOGIN, wandb_login, wandb_online
+from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
@@ -71,6 +72,9 @@ def check_sink_packages(tensorboard:bool=False, wandb:bool=False):
     for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install fastrl[tensorboard]'), (wandb, 'wandb', WANDB_HINT)):
         if on and importlib.util.find_spec(mod) is None:
             raise ConfigError(f"{mod}=True (--{mod}) needs the `{mod}` package, which is not installed: {hint}")
+    if wandb and wandb_online() and not wandb_login():   # before anything is written, not a traceback in epoch 1
+        raise ConfigError(f"wandb=True (--wandb) logs online, and W&B has no login here (no WANDB_API_KEY, no "
+                          f"`wandb login`): {WANDB_LOGIN}")
 
 EPOCH_HOOKS = []   # `f(exp, epoch, test_return) -> str|None`: after each epoch (rank 0); a string stops the run, finished
 
@@ -264,12 +268,12 @@ class Experiment(RunFolder):
         if self.agent is None: return
         env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
         seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
-        try: frames = episode_frames(self.agent, env_fn, seed, self.max_ep_len)
+        try: frames = iter_episode_frames(self.agent, env_fn, seed, self.max_ep_len)   # encoded as they come
         except (ValueError, NotImplementedError, ImportError, gym.error.Error) as e:   # no rgb_array frames, or no renderer
             why = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
             print(f"video_every: the env cannot render a video ({why}); this run records none", flush=True)
             self.video_every = 0; return
-        path = save_video(frames, self.output_dir/'videos'/f'epoch_{epoch}.mp4')
+        path = save_video(frames, self.output_dir/'videos'/f'epoch_{epoch}.mp4')   # memory flat, however long
         for s in self._loggers or ():
             if isinstance(s, WandbSink): s.log_video(path)   # at the epoch's TotalEnvInteracts
 
