@@ -13,7 +13,7 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error, atomic_write
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
-from .launch import import_user_modules
+from .launch import launched_entry
 from ..envs.gym import GymStepper
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
@@ -40,10 +40,10 @@ from .distributed import *
 from .sinks import *
 from .checkpoint import *
 from .guards import *
+from .rebuild import *
 
 # %% auto #0
-__all__ = ['EPOCH_HOOKS', 'CheckpointHook', 'check_sink_packages', 'epoch_hook', 'Experiment', 'is_env_id', 'rebuilt_config',
-           'call_from_config', 'resume', 'around_fit']
+__all__ = ['EPOCH_HOOKS', 'CheckpointHook', 'check_sink_packages', 'epoch_hook', 'Experiment', 'around_fit']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -151,6 +151,7 @@ class Experiment(RunFolder):
         apply_numerics(self.threads)
         self.output_fname,self.overwrite = output_fname,overwrite
         self.entry = entry or _caller_entry()
+        self.launch = None if entry else launched_entry(self.entry)   # a user's own function that called this one
         seed = self.config.get('seed', 0)
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
@@ -394,63 +395,6 @@ class Experiment(RunFolder):
         "`progress.txt` as a pandas DataFrame."
         import pandas as pd
         return pd.read_table(self.output_dir/self.output_fname)
-
-# %% ../../nbs/20_experiments.core.ipynb #a9a00858
-def _set_path(d:dict, path:list, v):
-    for k in path[:-1]: d = d[int(k)] if isinstance(d, list) else d[k]
-    d[path[-1]] = v
-
-def is_env_id(s:str)->bool:
-    ("Whether config.json's string `s` is an env id an entry function takes (`'CartPole-v1'`, `'module:EnvId'`), not "
-     "the name of an object.")
-    return s in gym.registry or re.fullmatch(r'[\w.]+:[\w/.-]+', s) is not None
-
-def rebuilt_config(output_dir, overrides:dict)->tuple:
-    ("`(config, meta)`: `output_dir/config.json` with the objects it refers to rebuilt (an env id made into a factory), "
-     "except those `overrides` replace; `meta` its `__fastrl__` record.")
-    cfg = read_config(output_dir)
-    meta = cfg.pop('__fastrl__', {})
-    for path,ref in meta.get('refs', {}).items():
-        if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed
-        try: _set_path(cfg, path.split(':'), from_ref(ref))
-        except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
-        except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
-    return cfg, meta
-
-def call_from_config(output_dir, logger_kwargs:dict, **overrides):
-    "Call the entry function recorded in `output_dir/config.json` with its arguments, `overrides` and `logger_kwargs`."
-    output_dir = Path(output_dir)
-    p = output_dir/'config.json'
-    meta = read_config(output_dir).get('__fastrl__', {})
-    entry = overrides.pop('entry', None) or meta.get('entry')
-    if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
-    import_user_modules(meta.get('imports', []), p)   # the user's ablations: registered when their module is imported
-    try: fn = from_ref(entry) if isinstance(entry, str) else entry
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"{p} says the run was made by {entry}, which cannot be imported here ({e}): "
-                          + ("it was a script's own function (__main__); pass entry=the function in Python"
-                             if entry.startswith('__main__:') else "run from the folder that holds its module, or add "
-                             "that folder to PYTHONPATH")) from None
-    params = inspect.signature(fn).parameters
-    if 'device' in overrides and 'device' not in params:
-        raise ConfigError(f"{entry} takes no device argument: it runs where it was written to run")
-    cfg = rebuilt_config(output_dir, overrides)[0]
-    kwargs = {k:v for k,v in cfg.items() if k in params}
-    kwargs.update({k:v for k,v in overrides.items()})
-    bad = [k for k,v in kwargs.items()
-           if k in ('env_fn', 'actor_critic') and isinstance(v, str) and not (k == 'env_fn' and is_env_id(v))]
-    if bad:
-        cli = ' (--env ENV_ID on the command line)' if bad[0] == 'env_fn' else ''
-        raise ConfigError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=...{cli}.")
-    lk = dict(kwargs.get('logger_kwargs') or {}, output_dir=str(output_dir), **logger_kwargs)
-    if 'exp_name' in cfg: lk.setdefault('exp_name', cfg['exp_name'])
-    kwargs['logger_kwargs'] = lk
-    return fn(**kwargs)
-
-def resume(output_dir, show:bool=True, **overrides):
-    ("Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values "
-     "that were not serialisable.")
-    return call_from_config(output_dir, dict(resume=True) if show else dict(resume=True, show=False), **overrides)
 
 # %% ../../nbs/20_experiments.core.ipynb #dee2ded8
 @contextlib.contextmanager
