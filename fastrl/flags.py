@@ -133,7 +133,7 @@ def default_exp_name(algo:str)->str:
     "Spinning Up's default experiment name `cmd_ALGO` (folder-safe for a `module:function` algorithm)."
     return 'cmd_' + algo.rpartition(':')[2]
 
-def familiar_flags(vals:dict, flag:dict, params, algo:str):
+def familiar_flags(vals:dict, flag:dict, params, algo:str, preset:dict={}):
     ("Stable-Baselines3's, RL Zoo's and CleanRL's names, rewritten in place: `ALIASES` (`--n-envs` is `--num_envs`), "
      "`--total-timesteps N` (`--n-timesteps`) sets `epochs` (N / steps_per_epoch, rounded up) and `--learning-rate` "
      "(`--lr`) the algorithm's one learning rate; a `CLIError` naming fastrl's flags where they cannot apply.")
@@ -160,7 +160,7 @@ def familiar_flags(vals:dict, flag:dict, params, algo:str):
             raise CLIError(f"{f}: expected one positive number of env steps, got {' '.join(raws) or 'none'}")
         spe = vals.get('steps_per_epoch', [None])
         if len(spe) != 1: raise CLIError(f"{f} needs one --steps_per_epoch, got {len(spe)}")
-        spe = params['steps_per_epoch'].default if spe[0] is None else parse_value(spe[0])
+        spe = preset.get('steps_per_epoch', params['steps_per_epoch'].default) if spe[0] is None else parse_value(spe[0])
         if isinstance(spe, bool) or not isinstance(spe, int) or spe < 1: return   # --steps_per_epoch says what is wrong
         epochs = -(-n // spe)
         vals['epochs'], flag['epochs'] = [str(epochs)], f
@@ -225,11 +225,11 @@ def algo_help(algo:str, fn)->str:
               '  --threads N                torch threads of each run (default 1; recorded: the same numbers wherever '
               'it runs)',
               '  --ray                      run the variants as tasks on a local Ray instance '
-              '(pip install fastrl[ray])',
+              '(pip install ray)',
               '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)',
               '', 'logging, best model and early stopping (every run of the command):',
-              '  --tensorboard              also write TensorBoard scalars to OUTPUT_DIR/tb (pip install fastrl[tensorboard])',
-              '  --wandb                    also log to Weights & Biases (pip install fastrl[wandb]; WANDB_MODE=offline '
+              '  --tensorboard              also write TensorBoard scalars to OUTPUT_DIR/tb (pip install tensorboard)',
+              '  --wandb                    also log to Weights & Biases (pip install wandb; WANDB_MODE=offline '
               'without a network)',
               '  --wandb_project P, --wandb_entity E, --wandb_group G   where the W&B runs go (a grid: its name is the group)',
               '  --save_best False          keep no best/ model (default: best/ holds the best test return\'s model, '

@@ -68,13 +68,18 @@ def checked_env(flag:str, name:str)->str:
     try: return check_env_installed(check_env_name(name))
     except ValueError as e: raise CLIError(f"{flag}: {e}") from None
 
+def _preset(algo:str, envs:list|None)->dict:
+    "RL Zoo's Atari settings of `algo` when every `--env` is an `ALE/` id (`fastrl.algos.presets`), else `{}`."
+    return _delegate('fastrl.algos.presets', 'preset_for')(algo, envs) if envs and algo in ('dqn', 'ppo') else {}
+
 def build_grid(algo:str, args:list)->tuple:
     "`(entry_fn, ExperimentGrid, run_kwargs)` for `python -m fastrl.run algo *args`."
     fn = cli_algo(algo)
     params = inspect.signature(fn).parameters
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
-    familiar_flags(vals, flag, params, algo)
+    preset = _preset(algo, vals.get('env_name'))   # Atari: RL Zoo's settings for what no flag gives
+    familiar_flags(vals, flag, params, algo, preset)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
                                  quiet=False, workers=1, ray=False, resume=False, threads=None, log_options={}), {}
@@ -146,7 +151,7 @@ def build_grid(algo:str, args:list)->tuple:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
             else: raise CLIError(f"{f} needs a value")
         grid_keys[key] = [_check_value(f, key, r, parse_value(r), default) for r in raws]
-    for k, hint in (('tensorboard', 'pip install fastrl[tensorboard]'), ('wandb', 'pip install fastrl[wandb]')):
+    for k, hint in (('tensorboard', 'pip install tensorboard'), ('wandb', 'pip install wandb')):
         if run_kwargs['log_options'].get(k) and importlib.util.find_spec(k) is None:   # before any run starts
             raise CLIError(f"{flag[k]} needs the `{k}` package, which is not installed: {hint}")
     if run_kwargs['num_cpu'] > 1 and not data_parallel(algo, fn):   # refused here, before any process starts
@@ -168,6 +173,9 @@ def build_grid(algo:str, args:list)->tuple:
         for v in grid_keys['aug']:
             try: check_aug(algo, fn.ablations, v)
             except ValueError as e: raise CLIError(f"{flag['aug']}: {e}") from None
+    applied = {k: v for k, v in preset.items() if k in params and k not in grid_keys}
+    if applied: print(_delegate('fastrl.algos.presets', 'preset_note')(algo, grid_keys['env_name'][0], applied))
+    grid_keys.update({k: [v] for k, v in applied.items()})
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
     return fn, eg, run_kwargs

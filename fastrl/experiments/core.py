@@ -69,7 +69,7 @@ class CheckpointHook(LoggerBase):
 def check_sink_packages(tensorboard:bool=False, wandb:bool=False):
     "A one-line `ConfigError` when the package of a sink asked for is not installed."
     import importlib.util
-    for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install fastrl[tensorboard]'), (wandb, 'wandb', WANDB_HINT)):
+    for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install tensorboard'), (wandb, 'wandb', WANDB_HINT)):
         if on and importlib.util.find_spec(mod) is None:
             raise ConfigError(f"{mod}=True (--{mod}) needs the `{mod}` package, which is not installed: {hint}")
     if wandb and wandb_online() and not wandb_login():   # before anything is written, not a traceback in epoch 1
@@ -226,7 +226,8 @@ class Experiment(RunFolder):
         env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
         # fresh, reproducible test episodes each epoch
         test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
-        rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
+        rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len,
+                                       progress=f'epoch {epoch}' if self.show else None)   # a long phase is not silent
         self.test_return = float(np.mean(rets))   # what `best/`, early stopping and a tuner go by
         # rank 0 alone: no collective
         return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]

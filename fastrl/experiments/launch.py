@@ -279,7 +279,7 @@ def _ray_map(jobs:list, address, num_cpu:int, report):
     from fastrl.core import ConfigError
     try: import ray
     except ImportError:
-        raise ConfigError("ray=... (--ray) needs the ray package: pip install 'fastrl[ray]'") from None
+        raise ConfigError("ray=... (--ray) needs the ray package: pip install ray") from None
     ray.init(address=None if address is True else address, include_dashboard=False, log_to_driver=False,
              logging_level='ERROR', runtime_env=dict(env_vars=dict(PYTHONPATH=child_env()['PYTHONPATH'])))
     try:

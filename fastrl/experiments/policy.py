@@ -141,7 +141,7 @@ def export_policy(policy:Policy, path, format:str|None=None)->Path:
         raise ConfigError(f"export: the saved model of {policy.run_dir} records no observation space to trace with")
     if fmt == 'onnx':
         try: import onnx  # noqa: F401  (torch's exporter needs it)
-        except ImportError: raise ConfigError("export to .onnx needs onnx: pip install fastrl[export]") from None
+        except ImportError: raise ConfigError("export to .onnx needs onnx: pip install onnx onnxruntime onnxscript") from None
     x = _example(policy.observation_space)
     # frozen: the weights become constants of the graph (its outputs need no grad, and it loads without fastrl)
     traced = torch.jit.freeze(torch.jit.trace(_Traced(policy).eval(), x, check_trace=False))

@@ -6,6 +6,7 @@
 # %% ../../nbs/20c_experiments.sinks.ipynb #5f721319
 from __future__ import annotations
 import json, math, os, sys, time
+import gymnasium as gym
 from typing import NamedTuple
 from pathlib import Path
 import numpy as np
@@ -23,10 +24,10 @@ from ..core import dp_world
 from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
-__all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes', 'iter_episode_frames',
-           'episode_frames', 'spread_columns', 'spinup_columns', 'declared_titles', 'column_value', 'host_floats',
-           'diag_value', 'Spread', 'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink',
-           'EpochCallback', 'pool_means', 'RankMean', 'retitle']
+__all__ = ['TEST_PROGRESS_EVERY', 'DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes',
+           'iter_episode_frames', 'episode_frames', 'spread_columns', 'spinup_columns', 'declared_titles',
+           'column_value', 'host_floats', 'diag_value', 'Spread', 'EpochAccumulator', 'diag_spread', 'SpinupTable',
+           'ProgressFile', 'TensorBoardSink', 'EpochCallback', 'pool_means', 'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -98,10 +99,30 @@ class EpochStats(Pipe):
         return out
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #5b2901b5
+TEST_PROGRESS_EVERY = 30.   # seconds between the lines of a long test phase (`run_test_episodes(progress=...)`)
+
+class _TestProgress(gym.Wrapper):
+    "The test env, counting steps and ended episodes: every `TEST_PROGRESS_EVERY` s a line says how far the phase is."
+    def __init__(self, env, what:str, episodes:int):
+        super().__init__(env); self.what, self.episodes, self.steps, self.done = what, episodes, 0, 0
+        self.t0 = self.last = time.monotonic()
+    def step(self, action):
+        out = self.env.step(action)
+        self.steps += 1; self.done += bool(out[2] or out[3])
+        if (now := time.monotonic()) - self.last >= TEST_PROGRESS_EVERY:
+            self.last = now
+            print(f"{self.what}: test episodes {self.done}/{self.episodes} done, {self.steps:,} steps in "
+                  f"{now - self.t0:.0f} s", flush=True)
+        return out
+
 def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep_len:int|None=None,
-                      deterministic:bool=True)->tuple:
+                      deterministic:bool=True,
+                      progress:str|None=None, # Say how far the episodes are every `TEST_PROGRESS_EVERY` s, as `progress: ...`
+                     )->tuple:
     "(returns, lengths) of `episodes` episodes of `env_fn` played by `agent` (evaluation mode when `deterministic`)."
-    return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
+    env_fn = as_env_fn(env_fn, max_ep_len)
+    if progress: env_fn = as_env_fn(lambda f=env_fn: _TestProgress(f(), progress, episodes))   # long games: not silent
+    return evaluate_agent(agent, env_fn, episodes, seed, 1, deterministic, lengths=True)
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #3ae70af1
 def iter_episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None):

@@ -15,7 +15,7 @@ from .sinks import EpochAccumulator
 __all__ = ['WANDB_HINT', 'WANDB_LOGIN', 'wandb_online', 'wandb_login', 'WandbSink']
 
 # %% ../../nbs/20j_experiments.tracking.ipynb #71ec80ec
-WANDB_HINT = "pip install fastrl[wandb] (or pip install wandb)"
+WANDB_HINT = "pip install wandb"
 WANDB_LOGIN = ("run `wandb login`, or set WANDB_MODE=offline to keep the run in OUTPUT_DIR/wandb (`wandb sync` sends "
                "it later)")
 
