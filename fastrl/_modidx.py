@@ -1385,6 +1385,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                           'fastrl/experiments/policy.py'),
                                            'fastrl.experiments.policy._example': ( 'experiments.policy.html#_example',
                                                                                    'fastrl/experiments/policy.py'),
+                                           'fastrl.experiments.policy._sampling_space': ( 'experiments.policy.html#_sampling_space',
+                                                                                          'fastrl/experiments/policy.py'),
                                            'fastrl.experiments.policy._write': ( 'experiments.policy.html#_write',
                                                                                  'fastrl/experiments/policy.py'),
                                            'fastrl.experiments.policy.export_policy': ( 'experiments.policy.html#export_policy',

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/23c_experiments.package.ipynb #bbccb5b2
 from __future__ import annotations
-import contextlib, inspect, io, json, os, shutil, tempfile
+import contextlib, inspect, io, json, os, shutil, sys, tempfile
 from pathlib import Path
 import numpy as np
 from ..core import ConfigError
@@ -120,10 +120,13 @@ def package(run_dir, # Output folder of a run
         pol = Policy.load(run_dir, itr)
         exported = []
         if not pol.recurrent:
-            pol.export(tmp/'policy.pt'); exported.append('policy.pt')
-            try: import onnx  # noqa: F401
-            except ImportError: pass
-            else: pol.export(tmp/'policy.onnx'); exported.append('policy.onnx')
+            try:
+                pol.export(tmp/'policy.pt'); exported.append('policy.pt')
+                try: import onnx  # noqa: F401
+                except ImportError: pass
+                else: pol.export(tmp/'policy.onnx'); exported.append('policy.onnx')
+            except ConfigError as e:   # e.g. a Dict observation: the package goes on without the exported files
+                print(f"package: {e}; the package has no policy.pt or policy.onnx", file=sys.stderr)
         env_name, algo = _env_name(cfg), ((cfg.get('__fastrl__') or {}).get('entry') or '?').split(':')[-1]
         curve = progress is not None and len(progress) > 0
         if curve: learning_curve(progress, tmp/'learning_curve.png', f'{algo} on {env_name}')
