@@ -2196,6 +2196,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'fastrl.tune.TuneSpec.__init__': ('tune.html#tunespec.__init__', 'fastrl/tune.py'),
                              'fastrl.tune.TuneSpec.record': ('tune.html#tunespec.record', 'fastrl/tune.py'),
                              'fastrl.tune.TuneSpec.run_kwargs': ('tune.html#tunespec.run_kwargs', 'fastrl/tune.py'),
+                             'fastrl.tune._check_range': ('tune.html#_check_range', 'fastrl/tune.py'),
                              'fastrl.tune._dist_text': ('tune.html#_dist_text', 'fastrl/tune.py'),
                              'fastrl.tune._done': ('tune.html#_done', 'fastrl/tune.py'),
                              'fastrl.tune._epochs': ('tune.html#_epochs', 'fastrl/tune.py'),

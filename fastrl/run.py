@@ -70,7 +70,7 @@ def checked_env(flag:str, name:str)->str:
 
 def _preset(algo:str, envs:list|None)->dict:
     "RL Zoo's Atari settings of `algo` when every `--env` is an `ALE/` id (`fastrl.algos.presets`), else `{}`."
-    return _delegate('fastrl.algos.presets', 'preset_for')(algo, envs) if envs and algo in ('dqn', 'ppo') else {}
+    return importlib.import_module('fastrl.algos.presets').preset_for(algo, envs) if envs and algo in ('dqn', 'ppo') else {}
 
 def build_grid(algo:str, args:list)->tuple:
     "`(entry_fn, ExperimentGrid, run_kwargs)` for `python -m fastrl.run algo *args`."
@@ -174,7 +174,7 @@ def build_grid(algo:str, args:list)->tuple:
             try: check_aug(algo, fn.ablations, v)
             except ValueError as e: raise CLIError(f"{flag['aug']}: {e}") from None
     applied = {k: v for k, v in preset.items() if k in params and k not in grid_keys}
-    if applied: print(_delegate('fastrl.algos.presets', 'preset_note')(algo, grid_keys['env_name'][0], applied))
+    if applied: print(importlib.import_module('fastrl.algos.presets').preset_note(algo, grid_keys['env_name'][0], applied))
     grid_keys.update({k: [v] for k, v in applied.items()})
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
