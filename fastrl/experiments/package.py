@@ -39,8 +39,8 @@ def _settings(cfg:dict)->dict:
 def _requirements()->list:
     ("The core dependencies of the fastrl running here: its checkout's `pyproject.toml`, else its installed metadata "
      "(extras left out).")
-    import fastrl, re
-    root = Path(fastrl.__file__).resolve().parent.parent
+    import re
+    root = Path(sys.modules['fastrl'].__file__).resolve().parent.parent   # the package itself: no import of the facade
     try:
         import tomllib
         return list(tomllib.loads((root/'pyproject.toml').read_text())['project']['dependencies'])
@@ -52,8 +52,9 @@ def _requirements()->list:
 def fastrl_wheel(dest)->Path:
     ("A wheel of the fastrl running here (its modules as they are, its dependencies) written into folder `dest`: "
      "installable without the project's checkout, and never mistaken for the unrelated `fastrl` on PyPI.")
-    import base64, hashlib, zipfile, fastrl
-    src, ver = Path(fastrl.__file__).resolve().parent, fastrl.__version__
+    import base64, hashlib, zipfile
+    pkg = sys.modules['fastrl']   # imported already (this module is in it): no import of the facade above every layer
+    src, ver = Path(pkg.__file__).resolve().parent, pkg.__version__
     info = f'fastrl-{ver}.dist-info'
     files = {f'fastrl/{p.relative_to(src).as_posix()}': p.read_bytes() for p in sorted(src.rglob('*'))
              if p.is_file() and '__pycache__' not in p.parts and p.suffix != '.pyc'}
