@@ -130,6 +130,24 @@ def _num(flag:str, raw:list, kind):
     if kind is int and (type(v) is not int or v < 1): raise CLIError(f"{flag}: expected an integer >= 1, got {raw[0]!r}")
     return v
 
+def _check_range(flag:str, key:str, d:tuple, params):
+    ("A `CLIError` when range `d` of `key` holds values the entry function refuses (a `gamma` above 1, a float for an "
+     "integer): its ends and each category are checked as a run checks its settings.")
+    from fastrl.run import CLIError, _check_value
+    from fastrl.core import ConfigError
+    from fastrl.experiments.guards import check_args
+    top = key.split(':')[0]
+    default = params[top].default if ':' not in key else None
+    what = f"{flag} {_dist_text(d)}"
+    if d[0] in ('uniform', 'loguniform') and isinstance(default, int) and not isinstance(default, bool):
+        raise CLIError(f"{what}: {key} is a whole number: give int:LOW:HIGH or logint:LOW:HIGH")
+    for v in (d[1] if d[0] == 'categorical' else d[1:]):
+        try:
+            _check_value(flag, key, repr(v), v, default)
+            if ':' not in key: check_args({key: v})
+        except CLIError as e: raise CLIError(f"{what}: {str(e).removeprefix(flag + ': ')}") from None
+        except ConfigError as e: raise CLIError(f"{what}: {e}") from None
+
 def parse_tune(args:list)->TuneSpec:
     ("The `TuneSpec` of `fastrl tune ALGO *args`: tune's own flags, search ranges, and the fixed flags, checked as one run "
      "of ALGO (a `CLIError` in one line otherwise).")
@@ -170,6 +188,7 @@ def parse_tune(args:list)->TuneSpec:
     for k in list(space):   # a default range whose setting the user fixed is not tuned
         if k in fixed_keys or k.split(':')[0] in fixed_keys: space.pop(k)
     if not space: raise CLIError(f"nothing to tune: give {algo} a range to search, e.g. --gamma uniform:0.9:0.999")
+    for k, d in space.items(): _check_range(typed.get(k, f'--{k}'), k, d, params)   # before anything is written
     data_dir = opts['data_dir'] or default_data_dir()
     spec = TuneSpec(algo, fixed, space, opts['trials'], opts['sampler'], opts['pruner'], opts['workers'],
                     Path(data_dir)/opts['exp_name'], seeds)
@@ -337,7 +356,9 @@ def tune(spec:TuneSpec)->dict:
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         for t in stale: study.tell(t.number, state=TrialState.FAIL)   # left by a killed tune: ours holds the lock
         defaults = defaults_of(spec, outside := [])
-        if not study.trials:
+        # trial 0, the defaults, is queued again when a kill ended it before it finished: like any trial, it is rerun
+        if not any(t.user_attrs.get('defaults') and t.state in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.WAITING)
+                   for t in study.trials):
             study.enqueue_trial(stored(spec.space, defaults), user_attrs={'defaults': True})
             if outside: print(f"note: trial 0 runs the defaults but draws {', '.join(k.split('=')[0] for k in outside)}: "
                               f"the default ({', '.join(outside)}) lies outside the range given", flush=True)

@@ -42,7 +42,7 @@ class EnvPoolVec(gym.vector.VectorEnv):
     def __init__(self, env_id:str, num_envs:int=1, max_ep_len:int|None=None, **kwargs):
         try: import envpool
         except ImportError: raise ConfigError("envpool=True needs EnvPool, which is not installed: "
-                                              "pip install 'fastrl[envpool]'") from None
+                                              "pip install envpool ale-py opencv-python-headless") from None
         kw = ATARI_DEFAULTS | kwargs
         self.episodic_life, self.env_id, self.num_envs = kw['episodic_life'], env_id, num_envs
         self.fire = bool(kw['fire_reset']) and _fires(env_id, kw.get('full_action_space', False))

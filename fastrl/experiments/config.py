@@ -6,6 +6,7 @@ what `to_json` records and `from_ref` rebuilds."""
 # %% ../../nbs/20a_experiments.config.ipynb #b0b51bc3
 from __future__ import annotations
 import functools, inspect, json, math, os, warnings, importlib
+from pathlib import Path
 import numpy as np
 import torch
 from torch import Tensor
@@ -19,7 +20,8 @@ from ..data.block import DataBlock
 
 # %% auto #0
 __all__ = ['NOT_SETTINGS', 'keep_keys', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state',
-           'SpacesEnv', 'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings']
+           'SpacesEnv', 'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings', 'recorded_modules',
+           'module_paths', 'add_module_paths', 'check_importable']
 
 # %% ../../nbs/20a_experiments.config.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -338,3 +340,42 @@ def check_settings(recorded:str|None, settings:str, what:str):
             raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "
                               "config.json was edited after the run started; restore that value (a changed "
                               "setting is a new run: start one with another --exp_name)")
+
+# %% ../../nbs/20a_experiments.config.ipynb #c121a5c8
+def recorded_modules(meta:dict)->list:
+    "The modules a run's `__fastrl__` record names: its entry (and the user's function that called it), ablations, refs."
+    refs = [r for r in meta.get('refs', {}).values()] + [r for r in (meta.get('launch') or {}).get('refs', {}).values()]
+    names = [meta.get('entry'), (meta.get('launch') or {}).get('entry'), *meta.get('imports', [])]
+    names += [r['env_fn'] if isinstance(r, dict) else r for r in refs if isinstance(r, (str, dict))]
+    return list(dict.fromkeys(n.partition(':')[0] for n in names if isinstance(n, str) and ':' in n))
+
+def module_paths(mods:list)->dict:
+    ("`{module: folder}`: the `sys.path` folder each of `mods` (imported here) came from, for the user's own modules "
+     "(not fastrl's, not installed packages).")
+    import sys
+    out = {}
+    for m in mods:
+        f = getattr(sys.modules.get(m), '__file__', None)
+        if not f or m.split('.')[0] == 'fastrl' or '-packages' in f or f.startswith(sys.base_prefix + os.sep): continue
+        root = Path(f).resolve().parent
+        for _ in range(m.count('.') + (Path(f).name == '__init__.py')): root = root.parent
+        out[m] = str(root)
+    return out
+
+def add_module_paths(paths:dict):
+    "Put on `sys.path` the recorded folder of each module of `paths` that does not import from here."
+    import sys, importlib.util
+    for m, d in paths.items():
+        try: found = importlib.util.find_spec(m) is not None
+        except (ImportError, ValueError): found = False
+        if not found and d not in sys.path and os.path.isdir(d): sys.path.append(d)
+
+def check_importable(mod:str, what:str, paths:dict):
+    "A one-line `ConfigError` when module `mod` (needed by `what`) does not import here, naming the folder it came from."
+    try: importlib.import_module(mod)
+    except ImportError as e:
+        d = paths.get(mod)
+        raise ConfigError(f"{what} needs module {mod!r}, which cannot be imported here ({e})"
+                          + (f"; it was imported from {d}: put it back there, run from the folder that holds it, or "
+                             "add that folder to PYTHONPATH" if d else ": run from the folder that holds it, or add "
+                             "that folder to PYTHONPATH")) from None

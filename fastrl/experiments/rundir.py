@@ -9,7 +9,7 @@ import hashlib, json, shlex, shutil, sys
 import torch
 from ..core import ConfigError, atomic_write, remove_stale_temporaries
 from ..pipes.ablations import aug_modules
-from .config import check_settings, from_ref, to_json
+from .config import check_settings, from_ref, module_paths, recorded_modules, to_json
 from .checkpoint import load_checkpoint, previous_path
 from .settings import numerics
 from .guards import RunLock, refuse_existing_run, resume_command
@@ -150,8 +150,13 @@ class RunFolder:
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
-                             'imports': self._user_modules()}
+        meta = out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
+                                    'imports': self._user_modules()}
+        if getattr(self, 'launch', None):   # a user's own function called the entry function: replay through it
+            lrefs = {}
+            meta['launch'] = {'entry': self.launch['entry'], 'args': to_json(self.launch['kwargs'], refs=lrefs),
+                              'refs': lrefs}
+        if paths := module_paths(recorded_modules(meta)): meta['paths'] = paths
         self._write_json(out)
 
     def _user_modules(self)->list:

@@ -23,8 +23,8 @@ from .checkpoint import load_checkpoint, load_norm_stats
 from ..loggers.vscode_visualizers import save_video
 
 # %% auto #0
-__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_vars', 'load_policy_and_env', 'load_policy',
-           'has_screen', 'run_policy', 'test_policy_main']
+__all__ = ['RENDERED_EPISODES', 'saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_vars', 'load_policy_and_env',
+           'load_policy', 'has_screen', 'run_policy', 'test_policy_main']
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
 def saved_model(fpath, itr=None)->Path:
@@ -218,31 +218,37 @@ def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to reco
     record = render and (video_path is not None or not has_screen() or getattr(env, 'render_mode', None) == 'rgb_array')
     if record and getattr(env, 'render_mode', None) != 'rgb_array':
         print("run_policy: the env was not made with render_mode='rgb_array'; not recording a video."); record = False
-    frames, rets, lens = [], [], []
-    o, info = env.reset(seed=seed)
+    rets, lens = [], []
     new_episode = getattr(get_action, 'reset', lambda: None)   # a recurrent policy forgets the last episode
     see = getattr(get_action, 'see', lambda info: None)        # an env's action mask limits the next action
-    new_episode(); see(info)
-    ep_ret, ep_len, n = 0., 0, 0
-    while n < num_episodes:
-        if record: frames.append(env.render())
-        elif render and getattr(env, 'render_mode', None) == 'human': env.render()
-        o, r, term, trunc, info = env.step(get_action(o))
-        see(info)
-        ep_ret += float(r); ep_len += 1
-        if term or trunc or (max_ep_len and ep_len == max_ep_len):
-            print(f'Episode {n} \t EpRet {ep_ret:.3f} \t EpLen {ep_len}')
-            rets.append(ep_ret); lens.append(ep_len)
-            o, info = env.reset(); new_episode(); see(info); ep_ret, ep_len, n = 0., 0, n + 1
+    def play():   # the episodes; recording, it yields each frame as it is rendered, for the encoder to take
+        o, info = env.reset(seed=seed)
+        new_episode(); see(info)
+        ep_ret, ep_len, n = 0., 0, 0
+        while n < num_episodes:
+            if record: yield env.render()
+            elif render and getattr(env, 'render_mode', None) == 'human': env.render()
+            o, r, term, trunc, info = env.step(get_action(o))
+            see(info)
+            ep_ret += float(r); ep_len += 1
+            if term or trunc or (max_ep_len and ep_len == max_ep_len):
+                print(f'Episode {n} \t EpRet {ep_ret:.3f} \t EpLen {ep_len}', flush=True)
+                rets.append(ep_ret); lens.append(ep_len)
+                o, info = env.reset(); new_episode(); see(info); ep_ret, ep_len, n = 0., 0, n + 1
+    # frames stream to the video file as they are rendered: memory stays flat however many episodes are recorded
+    video = save_video(play(), video_path or 'test_policy.mp4', fps) if record else None
+    if not record:
+        for _ in play(): pass
     print(f'AverageEpRet {np.mean(rets):.3f} \t EpLen {np.mean(lens):.1f}')
-    video = save_video(frames, video_path or 'test_policy.mp4', fps) if record and frames else None
     if video is not None: print(f"Wrote {video}")
     return rets, lens, video
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #8bab90f0
+RENDERED_EPISODES = 10   # test_policy's default number of episodes when it renders them (100 with -nr, as Spinning Up)
+
 def test_policy_main(fpath, # Output folder of a run
                      len:int=0, # Maximum episode length (0: no limit beyond the env's own)
-                     episodes:int=100, # Number of test episodes
+                     episodes:int|None=None, # Number of test episodes (default: 10 when rendering, 100 with `norender`)
                      norender:bool=False, # Do not render (print returns and lengths only)
                      itr:int|str=-1, # Saved model of this epoch (-1: the last; 'best': the best test return's)
                      deterministic:bool=False, # Deterministic actions (the mean action of SAC's policy)
@@ -251,6 +257,7 @@ def test_policy_main(fpath, # Output folder of a run
                     ):
     "Load the policy of `fpath` and run it (Spinning Up's `test_policy` command)."
     render = not norender
+    if episodes is None: episodes = 100 if norender else RENDERED_EPISODES   # Spinning Up's 100, unless each is filmed
     env, get_action = load_policy_and_env(fpath, 'last' if itr in (-1, None) else itr, deterministic,
                                           render_mode=('human' if has_screen() else 'rgb_array') if render else None,
                                           **overrides)
