@@ -11,8 +11,8 @@ import torch
 from torch import Tensor
 import gymnasium as gym
 from fastcore.all import L
-from ..core import ConfigError
-from ..envs.gym import GymTransformBlock
+from ..core import ConfigError, FastrlError
+from ..envs.gym import GymTransformBlock, env_build_error
 from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
 from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
@@ -111,7 +111,10 @@ def as_env_fn(env_fn, max_ep_len:int|None=None)->EnvFn:
 def env_spaces(env_fn)->tuple:
     ("`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry "
      "functions size their models from it.")
-    env = env_fn(); spaces = env.observation_space, env.action_space
+    try: env = env_fn()
+    except FastrlError: raise
+    except Exception as e: raise env_build_error(getattr(env_fn, '__name__', 'env_fn'), e) from None
+    spaces = env.observation_space, env.action_space
     name = env.spec.id if env.spec is not None else 'the env'; env.close()
     return (*spaces, name)
 
