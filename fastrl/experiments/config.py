@@ -12,6 +12,7 @@ from torch import Tensor
 import gymnasium as gym
 from fastcore.all import L
 from ..core import ConfigError, FastrlError
+from .integrity import check_config
 from ..envs.gym import GymTransformBlock, env_build_error
 from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
 from ..envs.packed import packed_env, MaskFromObservation
@@ -302,7 +303,7 @@ def read_config(folder)->dict:
     if not isinstance(cfg, dict):
         raise ConfigError(f"{p} is damaged ({'not JSON' if isinstance(cfg, Exception) else 'not a JSON object'}): "
                           "restore it from a copy of the run, or start the run again with --overwrite")
-    return cfg
+    return check_config(cfg, p)   # its values as the run wrote them (`__fastrl__.sha256`; an older run's has none)
 
 NOT_SETTINGS = ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__', 'device', 'compile', 'cudagraphs')
 
@@ -321,5 +322,6 @@ def check_settings(recorded:str|None, settings:str, what:str):
     for k in sorted(set(was) | set(now)):
         if was.get(k) != now.get(k):
             raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "
-                              "config.json was edited after the run started; restore that value (a changed "
+                              f"config.json was edited after the run started, or {what.split(' (')[0]} comes from "
+                              "another run; restore that value, or put back the run's own file (a changed "
                               "setting is a new run: start one with another --exp_name)")

@@ -42,6 +42,9 @@ def _breaks(k:str, v)->str|None:
     if v is None and k in _MAY_BE_NONE: return None
     if k == 'max_ep_len':
         return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
+    if k == 'seed':   # gymnasium refuses a negative seed (at the first reset, after the run folder is written)
+        return (None if v is None or isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v < 2**32
+                else 'an integer in [0, 2**32) (or None: unseeded)')
     if k == 'gradient_steps':
         return (None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1)
                 else 'an integer >= 1, or -1')
@@ -55,7 +58,7 @@ def _breaks(k:str, v)->str|None:
 def check_args(config:dict):
     "Raise a `ConfigError` naming the first argument of `config` (an entry function's `locals()`) out of its range."
     for k,v in config.items():
-        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps'): continue
+        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps', 'seed'): continue
         what = _breaks(k, v)
         if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
 

@@ -153,6 +153,7 @@ def check_env_installed(name:str)->str:
     except (gym.error.DependencyNotInstalled, ImportError) as e:
         raise ValueError(f"{name} needs a package that is not installed: {str(e).strip().splitlines()[0]}") from None
     except ConfigError: pass   # its observations as made bare (e.g. a Text key that --env_kwargs:obs_keys drops): the run checks them with the env's kwargs
+    except Exception: pass   # its constructor raised, made bare: the run makes it with its --env_kwargs and says why in one line
     return name
 
 def import_user_module(mod:str, what:str=''):
