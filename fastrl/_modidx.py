@@ -2218,6 +2218,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'fastrl.tune._check_journal_length': ('tune.html#_check_journal_length', 'fastrl/tune.py'),
                              'fastrl.tune._dist_text': ('tune.html#_dist_text', 'fastrl/tune.py'),
                              'fastrl.tune._done': ('tune.html#_done', 'fastrl/tune.py'),
+                             'fastrl.tune._drop_cut_line': ('tune.html#_drop_cut_line', 'fastrl/tune.py'),
                              'fastrl.tune._epochs': ('tune.html#_epochs', 'fastrl/tune.py'),
                              'fastrl.tune._history_plot': ('tune.html#_history_plot', 'fastrl/tune.py'),
                              'fastrl.tune._log_digest': ('tune.html#_log_digest', 'fastrl/tune.py'),

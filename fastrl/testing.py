@@ -37,7 +37,12 @@ def cli(*args, cwd=None, env:dict|None=None, time_limit:float|None=None)->tuple:
     from fastrl.run import main
     out, err, old = io.StringIO(), io.StringIO(), (os.getcwd(), dict(os.environ), list(sys.path))
     fired = [False]
-    def alarm(signum, frame): fired[0] = True; raise KeyboardInterrupt
+    def alarm(signum, frame):
+        f = frame   # not inside an import: a module half imported would break this process's later runs
+        while f is not None:
+            if f.f_code.co_filename.startswith('<frozen importlib'): signal.setitimer(signal.ITIMER_REAL, 0.2); return
+            f = f.f_back
+        fired[0] = True; raise KeyboardInterrupt
     timed = time_limit is not None and threading.current_thread() is threading.main_thread()
     if cwd is not None: os.chdir(cwd); sys.path.insert(0, str(cwd))
     os.environ.update(env or {})

@@ -239,6 +239,19 @@ def checked_journal(path):
                 except ValueError: raise damaged(path, "its last line, not JSON", advice) from None
     return Checked(str(path))
 
+def _drop_cut_line(j:Path):
+    ("Cut `study.log` back to its last complete line (call it holding the study's lock): a line a killed writer left "
+     "cut short is not part of the study (Optuna reads past it), and the next line appended to it would make one "
+     "damaged line of the two.")
+    if not j.exists(): return
+    with open(j, 'rb+') as f:
+        end = f.seek(0, 2)
+        if not end: return
+        f.seek(max(0, end - (1 << 20))); tail = f.read()
+        if tail.endswith(b'\n'): return
+        keep = end - len(tail) + tail.rfind(b'\n') + 1 if b'\n' in tail else (0 if end <= 1 << 20 else None)
+        if keep is not None: f.truncate(keep); f.flush(); os.fsync(f.fileno())
+
 def _check_journal_length(study_dir:Path):
     ("A `DamagedFile` when `study.log` holds fewer lines than when the study last finished (`best.json` records how "
      "many): a journal cut short would silently go back to an earlier study. A study killed before it finished has no "
@@ -362,6 +375,7 @@ def tune(spec:TuneSpec)->dict:
     lock = RunLock(spec.study_dir).acquire()
     try:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
+        _drop_cut_line(spec.study_dir/'study.log')
         _check_journal_length(spec.study_dir)
         study = study_of(spec)
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))

@@ -162,14 +162,18 @@ def _mask(info:dict, n:int)->np.ndarray|None:
     if n is None: raise RunAborted("the env reports info['action_mask'], and fastrl honours action masks for Discrete "
                                    "actions only: drop the mask or use a Discrete action space")
     have = np.asarray(info.get('_action_mask', True), dtype=bool)
+    on = lambda i: bool(have[i] if have.ndim else have)   # lane i reported a mask
     raw = info['action_mask']
-    m = np.asarray(raw) if isinstance(raw, np.ndarray) else None
-    if m is None or m.dtype.kind != 'b' or m.ndim != 2 or m.shape[1] != n:   # the usual bool [lanes, n]: nothing to look at
+    m = raw if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.shape[1] == n and raw.dtype.kind in 'biuf' else None
+    if m is not None and m.dtype.kind != 'b':   # 0/1 numbers (an int8 MultiBinary key): checked at once, then bools
+        bad = np.flatnonzero(((m != 0) & (m != 1)).any(1))
+        if (i := next((int(i) for i in bad if on(i)), None)) is not None: raise MaskError(i, mask_problem(m[i], n))
+        m = m.astype(bool)
+    if m is None:   # not one array of [lanes, n] numbers: each lane's mask says what is wrong with it
         lanes = range(len(raw)) if hasattr(raw, '__len__') and not isinstance(raw, (str, bytes)) else []
-        for i in lanes:
-            if (have[i] if have.ndim else have) and (p := mask_problem(raw[i], n)) is not None: raise MaskError(i, p)
         if not lanes: raise MaskError(0, f"a {type(raw).__name__} where each lane gives an array")
-        on = lambda i: have[i] if have.ndim else have
+        for i in lanes:
+            if on(i) and (p := mask_problem(raw[i], n)) is not None: raise MaskError(i, p)
         m = np.stack([np.asarray(raw[i]).astype(bool) if on(i) else np.ones(n, bool) for i in lanes])
     return np.where(have[:, None] if have.ndim else have, m, True)
 

@@ -396,7 +396,12 @@ class Experiment(RunFolder):
                    f"cannot be read ({type(e).__name__}; truncated or not a saved model)")
             raise ConfigError(f"{p} {why}: `{resume_command(self.output_dir)} --epochs N` saves it again") from None
         self._check_same_run(sd, p, f"the saved model of epoch {sd['epoch']}")
-        for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+        try:
+            for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+        except (RuntimeError, KeyError) as e:   # networks of other shapes: another env's (test_policy --env), another run's
+            raise ConfigError(f"{p} holds networks that do not fit this run's ({type(e).__name__}: "
+                              f"{str(e).strip().splitlines()[0][:200]}): it was saved by a run of other spaces or "
+                              "networks; replay it with the env and settings it was trained with") from None
         self.saved_epoch = sd['epoch']
         return self
 

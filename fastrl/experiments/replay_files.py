@@ -48,7 +48,9 @@ def read_rows(path:Path, out:Tensor, sha256:str|None=None):
         try:
             if np.lib.format.read_magic(f) != (2, 0): raise ValueError("not format 2.0")
             shape, _, dt = np.lib.format.read_array_header_2_0(f)
-        except ValueError as e: raise ValueError(f"{path} is not a replay file ({e}): it was damaged") from None
+        except Exception as e:   # numpy's parser of a damaged header raises ValueError, SyntaxError, tokenize.TokenError...
+            if sha256 is not None: raise damaged(path, 'its header', _REPLAY_ADVICE) from None
+            raise ValueError(f"{path} is not a replay file ({type(e).__name__}): it was damaged") from None
         n = f.tell(); f.seek(0); h.update(f.read(n))
         want = torch.empty(0, dtype=raw.dtype).numpy().dtype
         if tuple(shape) != tuple(out.shape) or dt != want:
@@ -65,9 +67,10 @@ def read_rows(path:Path, out:Tensor, sha256:str|None=None):
                 h.update(blk)
                 raw[i:i+step].copy_(torch.from_numpy(blk).view(raw[i:i+step].shape))
         if f.read(1): raise ValueError(f"{path} holds more bytes than its rows: it was damaged")
-    if sha256 is not None and h.hexdigest() != sha256:
-        raise damaged(path, advice="the replay cannot be resumed from it: restore the run folder from a copy, or train "
-                                   "again in a new folder (another --exp_name); its saved model still replays (test_policy)")
+    if sha256 is not None and h.hexdigest() != sha256: raise damaged(path, advice=_REPLAY_ADVICE)
+
+_REPLAY_ADVICE = ("the replay cannot be resumed from it: restore the run folder from a copy, or train again in a new folder "
+                  "(another --exp_name); its saved model still replays (test_policy)")
 
 # %% ../../nbs/20i_experiments.replay_files.ipynb #ff63d173
 def segments(start:int, n:int, cap:int)->list:

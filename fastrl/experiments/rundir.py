@@ -40,7 +40,8 @@ class RunFolder:
             why = ('is damaged: its contents differ from the checksum written with it' if isinstance(e, DamagedFile) else
                    f"cannot be read ({type(e).__name__}; truncated or not a checkpoint)")
             raise ConfigError(f"{p} {why}; {self._way_back(p)}") from None
-        self._check_same_run(ck, p, f"epoch {ck['epoch']}")
+        try: self._check_same_run(ck, p, f"epoch {ck['epoch']}")
+        except ConfigError as e: raise ConfigError(f"{e}; {self._way_back(p)}") from None
         self._check_progress(ck)
         if ck.get('stopped'):   # early stopping ended it: finished, whatever its epochs
             st = ck['stopped']
@@ -80,9 +81,11 @@ class RunFolder:
         p = Path(p); theirs, mine = saved.get('run') or {}, self._run_identity()
         for k, name in (('entry', 'algorithm'), ('env', 'env')):
             if k == 'env' and self.load_only: continue   # a policy may be replayed in another env (test_policy --env)
-            if theirs.get(k) is not None and mine.get(k) is not None and theirs[k] != mine[k]:
+            same = (lambda a, b: a.rpartition(':')[2] == b.rpartition(':')[2]) if k == 'entry' else (lambda a, b: a == b)
+            # an entry function by its name: a script's `__main__:fn` is `module:fn` when another process imports it
+            if theirs.get(k) is not None and mine.get(k) is not None and not same(theirs[k], mine[k]):
                 raise ConfigError(f"{p} ({what}) was written by a run of {name} {theirs[k]}, and this run is of "
-                                  f"{mine[k]} (config.json): {p.name} comes from another run; put this run's own "
+                                  f"{mine[k]}: {p.name} comes from another run; put this run's own "
                                   f"{p.name} back, or replay that run from its own folder")
         try: check_settings(saved.get('settings'), self.settings, f"{p.name} ({what})")
         except ConfigError as e:

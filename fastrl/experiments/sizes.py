@@ -82,7 +82,10 @@ def run_needs(config:dict, obs_space, act_space, world_size:int=1)->list:
     g = lambda k, d=None: config.get(k, d) if isinstance(config.get(k, d), int) and not isinstance(config.get(k, d), bool) else d
     spe, rs, bs, ne = g('steps_per_epoch'), g('replay_size'), g('batch_size'), g('num_envs', 1) or 1
     row = 2 * ob + ab + 16   # observation and next, action, reward, flags
-    if rs is not None: out.append((-(-rs // world_size) * ((ob if image else 2 * ob) + ab + 16), 'replay_size',
+    if image:   # `FrameStorage` keeps each frame once: a row holds about one new frame of its stack, and positions
+        s = tuple(obs_space.shape); k = s[0] if len(s) == 3 and s[0] <= 4 else s[-1] if len(s) == 3 and s[-1] <= 4 else 1
+        kept = ob // k + 16
+    if rs is not None: out.append((-(-rs // world_size) * ((kept if image else 2 * ob) + ab + 16), 'replay_size',
                                    f"a replay of {rs} transitions"))
     elif spe is not None:   # an on-policy epoch: the rollout, and the copies and advantages its update makes
         out.append((spe // world_size * (row + ob + ab + 16), 'steps_per_epoch', f"an epoch's rollout of {spe} steps"))
