@@ -68,8 +68,11 @@ def snapshot(d)->dict|None:
     return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob('*')) if p.is_file()} if d.exists() else None
 
 def one_line(err:str)->bool:
-    "Whether stderr `err` holds exactly one `fastrl.run` line and no traceback (the frames of a user's code may follow)."
-    return len([l for l in err.strip().splitlines() if l.startswith('fastrl.run')]) == 1 and 'Traceback' not in err
+    ("Whether stderr `err` holds exactly one line of fastrl's ('fastrl.run: error: ...', 'python -m fastrl.run plot: "
+     "error: ...') and no traceback (the frames of a user's code may follow it, and a library's warnings precede it).")
+    import re
+    return (len([l for l in err.strip().splitlines() if re.match(r'(python -m )?fastrl[\w.]*( \w+)?: ', l)]) == 1
+            and 'Traceback' not in err)
 
 # %% ../nbs/98_testing.ipynb #f73b2cd8
 def _wandb_records(f)->list:

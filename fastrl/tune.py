@@ -375,8 +375,10 @@ def tune(spec:TuneSpec)->dict:
     lock = RunLock(spec.study_dir).acquire()
     try:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
-        _drop_cut_line(spec.study_dir/'study.log')
+        # a damaged journal is refused before anything is written to it: its length, then every line's checksum
         _check_journal_length(spec.study_dir)
+        if (spec.study_dir/'study.log').exists(): list(checked_journal(spec.study_dir/'study.log').read_logs(0))
+        _drop_cut_line(spec.study_dir/'study.log')
         study = study_of(spec)
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         for t in stale: study.tell(t.number, state=TrialState.FAIL)   # left by a killed tune: ours holds the lock
