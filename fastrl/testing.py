@@ -9,7 +9,7 @@ import torch
 from .core import SimpleStep
 
 # %% auto #0
-__all__ = ['toy_steps', 'cli', 'snapshot', 'one_line', 'wandb_offline']
+__all__ = ['toy_steps', 'wandb_offline']
 
 # %% ../nbs/98_testing.ipynb #ts000004
 def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list:
@@ -27,52 +27,6 @@ def toy_steps(lengths=(5,3), ends=('terminated','truncated'), lanes:int=1)->list
                                   n_steps=f(1, torch.long)))
             T += 1
     return out
-
-# %% ../nbs/98_testing.ipynb #4dc13d9c
-def cli(*args, cwd=None, env:dict|None=None, time_limit:float|None=None)->tuple:
-    ("`(exit status, stdout, stderr, interrupted)` of `python -m fastrl.run *args`, run in this process (`fastrl.run.main`) "
-     "in folder `cwd` with `env` added to the environment; after `time_limit` seconds (main thread only) it is "
-     "interrupted as Ctrl-C would (`interrupted`: whether that happened). Status `'traceback'`: an exception escaped.")
-    import contextlib, io, os, signal, sys, threading, traceback
-    from fastrl.run import main
-    out, err, old = io.StringIO(), io.StringIO(), (os.getcwd(), dict(os.environ), list(sys.path))
-    fired = [False]
-    def alarm(signum, frame):
-        f = frame   # not inside an import: a module half imported would break this process's later runs
-        while f is not None:
-            if f.f_code.co_filename.startswith('<frozen importlib'): signal.setitimer(signal.ITIMER_REAL, 0.2); return
-            f = f.f_back
-        fired[0] = True; raise KeyboardInterrupt
-    timed = time_limit is not None and threading.current_thread() is threading.main_thread()
-    if cwd is not None: os.chdir(cwd); sys.path.insert(0, str(cwd))
-    os.environ.update(env or {})
-    prev = signal.signal(signal.SIGALRM, alarm) if timed else None
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                if timed: signal.setitimer(signal.ITIMER_REAL, time_limit)
-                main(list(args)); code = 0
-            except SystemExit as e: code = e.code if isinstance(e.code, int) else 1
-            except BaseException: code = 'traceback'; err.write(traceback.format_exc())
-            finally:
-                if timed: signal.setitimer(signal.ITIMER_REAL, 0)
-    finally:
-        if timed: signal.signal(signal.SIGALRM, prev)
-        os.chdir(old[0]); os.environ.clear(); os.environ.update(old[1]); sys.path[:] = old[2]
-    return code, out.getvalue(), err.getvalue(), fired[0]
-
-def snapshot(d)->dict|None:
-    "`{relative path: bytes}` of every file below folder `d` (`None` when it does not exist)."
-    from pathlib import Path
-    d = Path(d)
-    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob('*')) if p.is_file()} if d.exists() else None
-
-def one_line(err:str)->bool:
-    ("Whether stderr `err` holds exactly one line of fastrl's ('fastrl.run: error: ...', 'python -m fastrl.run plot: "
-     "error: ...') and no traceback (the frames of a user's code may follow it, and a library's warnings precede it).")
-    import re
-    return (len([l for l in err.strip().splitlines() if re.match(r'(python -m )?fastrl[\w.]*( \w+)?: ', l)]) == 1
-            and 'Traceback' not in err)
 
 # %% ../nbs/98_testing.ipynb #f73b2cd8
 def _wandb_records(f)->list:
