@@ -63,6 +63,8 @@ def value_problem(o, space)->str|None:
     if (type(o) is np.ndarray and o.dtype == space.dtype and o.shape == space.shape
         and not isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete, gym.spaces.MultiBinary))):
         return None   # the usual case, at the cost of three comparisons
+    if type(o) is int and isinstance(space, gym.spaces.Discrete):   # the usual label
+        return None if space.start <= o < space.start + space.n else f"the label {o} outside {space}"
     try: a = np.asarray(o)
     except Exception as e: return f"a value numpy cannot read as an array ({type(e).__name__})"
     if a.dtype.kind not in 'biuf': return f"dtype {a.dtype} (not numbers)"
