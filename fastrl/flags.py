@@ -104,7 +104,8 @@ def _check_value(flag:str, key:str, raw:str, v, default):
                 and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
             raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
         return v
-    if default is _NOT_GIVEN or default is None or v is None or ':' in key: return v   # None: the usual 'off' value
+    if default is _NOT_GIVEN or default is None or ':' in key: return v
+    if v is None and not isinstance(default, dict): return v   # None: the usual 'off' value (not of a dict of arguments)
     if isinstance(default, bool):
         if not isinstance(v, bool): raise CLIError(f"{flag}: expected True or False, got {raw!r}")
     elif isinstance(default, int):

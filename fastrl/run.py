@@ -44,7 +44,10 @@ def cli_algo(name:str):
     if name in ALGOS: return ALGOS[name]
     if ':' in name:
         try: return import_ref(name)
-        except (ImportError, AttributeError) as e: raise CLIError(f"cannot import algorithm {name!r}: {e}") from None
+        except AttributeError as e: raise CLIError(f"cannot import algorithm {name!r}: {e}") from None
+        except Exception as e:   # any failure of the user's module to import (a syntax error, a missing module): one line
+            raise CLIError(f"cannot import algorithm {name!r}: module {name.partition(':')[0]!r} raised "
+                           f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}") from None
     m = _algos_module()
     if m is not None and name in m.ALGO_MODULES:
         try: return m.get_algo(name)

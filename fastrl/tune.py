@@ -4,14 +4,14 @@
 
 # %% ../nbs/22b_tune.ipynb #a9278018
 from __future__ import annotations
-import json, math, os, shlex, sys
+import hashlib, json, math, os, shlex, sys
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
 __all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'in_space', 'parse_dist', 'is_dist',
-           'sample', 'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'study_of', 'tune_command', 'optimize',
-           'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
+           'sample', 'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'checked_journal', 'study_of',
+           'tune_command', 'optimize', 'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
 
 # %% ../nbs/22b_tune.ipynb #190a9fc3
 DISTS = ('loguniform', 'uniform', 'int', 'logint', 'categorical')
@@ -238,14 +238,71 @@ def run_trial(spec:TuneSpec, trial, threads:int=1)->float:
     return float(np.mean(rets))
 
 # %% ../nbs/22b_tune.ipynb #8e81bb69
+def _log_digest(log:dict)->str:
+    return hashlib.sha256(json.dumps(log, sort_keys=True, separators=(',', ':')).encode()).hexdigest()
+
+def checked_journal(path):
+    ("Optuna's journal file `path` with each line's checksum in it (`_sha256`, of the rest of the line): a line "
+     "damaged since it was written (or not JSON, not the last one) is a one-line `DamagedFile` naming the file and "
+     "line. A journal of a fastrl that kept no checksums is read as before.")
+    from optuna.storages.journal import JournalFileBackend
+    from fastrl.experiments.integrity import damaged, DamagedFile
+    advice = ("the study cannot go on from it: restore it from a copy, or start a new study (another --exp_name); "
+              "the trials' run folders are kept")
+    class Checked(JournalFileBackend):
+        def append_logs(self, logs): super().append_logs([dict(l, _sha256=_log_digest(l)) for l in logs])
+        def read_logs(self, log_number_from:int):
+            i = log_number_from
+            try:
+                for log in super().read_logs(log_number_from):
+                    want = log.pop('_sha256', None) if isinstance(log, dict) else None
+                    if want is not None and want != _log_digest(log): raise damaged(path, f"line {i + 1}", advice)
+                    yield log; i += 1
+            except DamagedFile: raise
+            except (ValueError, UnicodeDecodeError):   # not JSON, or a line cut short before the last
+                raise damaged(path, f"line {i + 1} or the next, not JSON", advice) from None
+            # Optuna drops a last line that is not JSON (a write cut short has no newline): a complete one is damaged
+            with open(path, 'rb') as f:
+                f.seek(max(0, f.seek(0, 2) - (1 << 20))); tail = f.read()
+            if tail.endswith(b'\n') and tail.strip():
+                try: json.loads(tail.rstrip(b'\n').rsplit(b'\n', 1)[-1])
+                except ValueError: raise damaged(path, "its last line, not JSON", advice) from None
+    return Checked(str(path))
+
+def _drop_cut_line(j:Path):
+    ("Cut `study.log` back to its last complete line (call it holding the study's lock): a line a killed writer left "
+     "cut short is not part of the study (Optuna reads past it), and the next line appended to it would make one "
+     "damaged line of the two.")
+    if not j.exists(): return
+    with open(j, 'rb+') as f:
+        end = f.seek(0, 2)
+        if not end: return
+        f.seek(max(0, end - (1 << 20))); tail = f.read()
+        if tail.endswith(b'\n'): return
+        keep = end - len(tail) + tail.rfind(b'\n') + 1 if b'\n' in tail else (0 if end <= 1 << 20 else None)
+        if keep is not None: f.truncate(keep); f.flush(); os.fsync(f.fileno())
+
+def _check_journal_length(study_dir:Path):
+    ("A `DamagedFile` when `study.log` holds fewer lines than when the study last finished (`best.json` records how "
+     "many): a journal cut short would silently go back to an earlier study. A study killed before it finished has no "
+     "record yet: its journal may end anywhere.")
+    from fastrl.experiments.integrity import damaged
+    try: want = json.loads((study_dir/'best.json').read_text()).get('journal_lines')
+    except (OSError, ValueError, AttributeError): return
+    if not isinstance(want, int): return
+    j = study_dir/'study.log'
+    have = j.read_bytes().count(b'\n') if j.exists() else 0
+    if have < want:
+        raise damaged(j, why=f"are {have} lines, where the finished study had written {want}", advice="restore it from a "
+                      "copy, or start a new study (another --exp_name); the trials' run folders are kept")
+
 def study_of(spec:TuneSpec, seed:int=0):
     "The Optuna study of `spec` in `spec.study_dir/study.log` (created, or loaded: then its settings must be `spec`'s)."
     import optuna
     from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
     from fastrl.core import ConfigError
     spec.study_dir.mkdir(parents=True, exist_ok=True)
-    storage = JournalStorage(JournalFileBackend(str(spec.study_dir/'study.log')))
+    storage = JournalStorage(checked_journal(spec.study_dir/'study.log'))
     pruner = (optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=_warmup(spec)) if spec.pruner == 'median'
               else optuna.pruners.NopPruner())
     study = optuna.create_study(study_name='fastrl', storage=storage, direction='maximize', pruner=pruner,
@@ -352,6 +409,10 @@ def tune(spec:TuneSpec)->dict:
     lock = RunLock(spec.study_dir).acquire()
     try:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
+        # a damaged journal is refused before anything is written to it: its length, then every line's checksum
+        _check_journal_length(spec.study_dir)
+        if (spec.study_dir/'study.log').exists(): list(checked_journal(spec.study_dir/'study.log').read_logs(0))
+        _drop_cut_line(spec.study_dir/'study.log')
         study = study_of(spec)
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         for t in stale: study.tell(t.number, state=TrialState.FAIL)   # left by a killed tune: ours holds the lock
@@ -395,6 +456,8 @@ def summary(spec:TuneSpec, study, defaults:dict, threads:int=1)->dict:
                defaults_value=None if base is None else base.value, defaults=defaults,
                trials={s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in
                        (TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL)})
+    j = spec.study_dir/'study.log'   # its length now: a study.log cut short later is refused (`_check_journal_length`)
+    out['journal_lines'] = j.read_bytes().count(b'\n') if j.exists() else None
     atomic_write(spec.study_dir/'best.json', json.dumps(out, indent=1, default=repr) + '\n')
     _history_plot(study, spec.study_dir/'history.png')
     print(f"best: trial {best.number}, AverageTestEpRet {best.value:.4g}"

@@ -12,8 +12,9 @@ import torch
 from torch import Tensor
 import gymnasium as gym
 from fastcore.all import L
-from ..core import ConfigError
-from ..envs.gym import GymTransformBlock
+from ..core import ConfigError, FastrlError
+from .integrity import check_config
+from ..envs.gym import GymTransformBlock, env_build_error
 from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS, ATARI_ADDED
 from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
@@ -113,7 +114,10 @@ def as_env_fn(env_fn, max_ep_len:int|None=None)->EnvFn:
 def env_spaces(env_fn)->tuple:
     ("`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry "
      "functions size their models from it.")
-    env = env_fn(); spaces = env.observation_space, env.action_space
+    try: env = env_fn()
+    except FastrlError: raise
+    except Exception as e: raise env_build_error(getattr(env_fn, '__name__', 'env_fn'), e) from None
+    spaces = env.observation_space, env.action_space
     name = env.spec.id if env.spec is not None else 'the env'; env.close()
     return (*spaces, name)
 
@@ -319,7 +323,7 @@ def read_config(folder)->dict:
     if not isinstance(cfg, dict):
         raise ConfigError(f"{p} is damaged ({'not JSON' if isinstance(cfg, Exception) else 'not a JSON object'}): "
                           "restore it from a copy of the run, or start the run again with --overwrite")
-    return cfg
+    return check_config(cfg, p)   # its values as the run wrote them (`__fastrl__.sha256`; an older run's has none)
 
 NOT_SETTINGS = ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__', 'device', 'compile', 'cudagraphs')
 
@@ -338,7 +342,8 @@ def check_settings(recorded:str|None, settings:str, what:str):
     for k in sorted(set(was) | set(now)):
         if was.get(k) != now.get(k):
             raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "
-                              "config.json was edited after the run started; restore that value (a changed "
+                              f"config.json was edited after the run started, or {what.split(' (')[0]} comes from "
+                              "another run; restore that value, or put back the run's own file (a changed "
                               "setting is a new run: start one with another --exp_name)")
 
 # %% ../../nbs/20a_experiments.config.ipynb #c121a5c8

@@ -18,7 +18,9 @@ from ..envs.gym import GymStepper
 from ..envs.atari import is_ale_id
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
-from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of
+from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, env_spaces, as_env_fn
+from .sizes import check_sizes
+from .integrity import DamagedFile
 from .distributed import setup_distributed
 from .rundir import RunFolder
 from ..core import resolve_device
@@ -143,6 +145,7 @@ class Experiment(RunFolder):
             self.device = torch.device('cuda', int(os.environ.get('LOCAL_RANK', '0')))
         self.rank = dp_world()[0]
         self.is_main = self.rank == 0
+        if not load_only: self._check_sizes()   # before the entry function builds anything: sizes this machine holds
         self.load_only,self.resume,self.itr,self.checkpoint = load_only,resume,itr,checkpoint
         self.keep_snapshots = keep_snapshots
         if output_dir is None: output_dir = f"/tmp/experiments/{int(time.time())}"
@@ -153,6 +156,7 @@ class Experiment(RunFolder):
         self.output_fname,self.overwrite = output_fname,overwrite
         self.entry = entry or _caller_entry()
         self.launch = None if entry else launched_entry(self.entry)   # a user's own function that called this one
+        self.made_by = _caller_entry()   # the entry function that built this run: a checkpoint records it (`_check_same_run`)
         seed = self.config.get('seed', 0)
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
@@ -168,6 +172,15 @@ class Experiment(RunFolder):
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
+
+    def _check_sizes(self):
+        ("`check_sizes` of the run's arguments with the spaces of one env made from `env_fn` (an env that cannot be made "
+         "is left to the entry function, which says why in its own words).")
+        env_fn = self.config.get('env_fn')
+        if env_fn is None: return
+        try: obs, act, name = env_spaces(as_env_fn(env_fn, self.config.get('max_ep_len')))
+        except Exception: return
+        check_sizes(self.config, obs, act, self.device, self.world_size, name)
 
     def _compile_mode(self)->str|None:
         ("`torch.compile`'s mode for the entry function's `compile` / `cudagraphs` (None: eager); a one-line "
@@ -294,7 +307,7 @@ class Experiment(RunFolder):
     def _model_state(self, epoch:int)->dict:
         "What a saved model file holds: the models' state_dicts, the epoch, the env's statistics and spaces, settings."
         return {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
-                'settings': self.settings}
+                'settings': self.settings, 'run': self._run_identity()}
 
     def _model_extras(self)->dict:
         ("What a saved model keeps beside the weights: the training env's normalising statistics and its spaces "
@@ -317,6 +330,7 @@ class Experiment(RunFolder):
             p = self.output_dir/self.output_fname
             save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts,
                              'settings': self.settings, 'best': self.best, 'stopped': self.stopped,
+                             'run': self._run_identity(),   # which run wrote it: another run's is refused, naming it
                              # what the progress file holds now: a resume checks its rows were kept as written
                              'progress_sha256': hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else None},
                             self.output_dir/'checkpoint.pt', keep_previous=True)
@@ -385,10 +399,16 @@ class Experiment(RunFolder):
             if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
         try: sd = load_checkpoint(p); sd['models']
         except Exception as e:
-            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model): "
-                              f"`{resume_command(self.output_dir)} --epochs N` saves it again") from None
-        check_settings(sd.get('settings'), self.settings, f"its saved model {p.name}")
-        for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+            why = ('is damaged: its contents differ from the checksum written with it' if isinstance(e, DamagedFile) else
+                   f"cannot be read ({type(e).__name__}; truncated or not a saved model)")
+            raise ConfigError(f"{p} {why}: `{resume_command(self.output_dir)} --epochs N` saves it again") from None
+        self._check_same_run(sd, p, f"the saved model of epoch {sd['epoch']}")
+        try:
+            for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+        except (RuntimeError, KeyError) as e:   # networks of other shapes: another env's (test_policy --env), another run's
+            raise ConfigError(f"{p} holds networks that do not fit this run's ({type(e).__name__}: "
+                              f"{str(e).strip().splitlines()[0][:200]}): it was saved by a run of other spaces or "
+                              "networks; replay it with the env and settings it was trained with") from None
         self.saved_epoch = sd['epoch']
         return self
 

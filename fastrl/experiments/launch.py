@@ -128,7 +128,8 @@ def import_user_modules(mods:list, what:str):
                               "process cannot import: define them in a module, launch the run with it (python -m "
                               "fastrl.run MODULE:ALGO) and train it again")
         try: importlib.import_module(m)
-        except ImportError as e:
+        except Exception as e:   # not found, or it raises (a syntax error): one line naming the module and the error
+            e = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
             raise ConfigError(f"{what}: the run used ablations of module {m!r}, which cannot be imported here ({e}): "
                               f"run from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
 

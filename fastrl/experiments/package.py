@@ -113,6 +113,8 @@ def package(run_dir, # Output folder of a run
             from fastrl.experiments.plot import _check_rows
             try:
                 _check_rows(run_dir/'progress.txt')
+                from fastrl.experiments.checkpoint import check_progress
+                check_progress(run_dir)   # its rows as the run wrote them: a `DamagedFile` (one line) otherwise
                 progress = pd.read_table(run_dir/'progress.txt')
             except (ValueError, pd.errors.EmptyDataError) as e:
                 raise ConfigError(f"{run_dir/'progress.txt'} cannot be read ({e}): restore it, or move it away to "

@@ -43,7 +43,7 @@ def _rebuilt(cfg:dict, refs:dict, overrides:dict, paths:dict={})->dict:
         try: _set_path(cfg, path.split(':'), from_ref(ref))
         except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
         except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
-    if 'env_fn' not in overrides and 'env_fn' not in meta.get('refs', {}) and is_ale_id(cfg.get('env_fn')):
+    if 'env_fn' not in overrides and 'env_fn' not in refs and is_ale_id(cfg.get('env_fn')):
         cfg['env_fn'] = from_ref({'env_fn': cfg['env_fn'], 'id': True})   # recorded before ALE ids had a ref: an old run
     return cfg
 
@@ -58,7 +58,8 @@ def call_from_config(output_dir, logger_kwargs:dict, **overrides):
     if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
     import_user_modules(meta.get('imports', []), p)   # the user's ablations: registered when their module is imported
     try: fn = from_ref(entry) if isinstance(entry, str) else entry
-    except (ImportError, AttributeError) as e:
+    except Exception as e:   # not found, or its module raises on import (a syntax error): one line
+        e = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
         raise ConfigError(f"{p} says the run was made by {entry}, which cannot be imported here ({e}): "
                           + ("it was a script's own function (__main__); pass entry=the function in Python"
                              if entry.startswith('__main__:') else "run from the folder that holds its module, or add "

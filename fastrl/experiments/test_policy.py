@@ -15,7 +15,7 @@ from ..pipes.core import pipe_chain, find_dps, insert_dp
 from ..agents.core import UniformWarmup, ActionClip, ActionUnbatcher
 from ..envs.gym import GymStepper
 import gymnasium as gym
-from ..core import ConfigError
+from ..core import ConfigError, UserCodeError
 from .core import call_from_config, is_env_id, rebuilt_config
 from .config import read_config
 from .config import as_env_fn, space_from_state, SpacesEnv
@@ -134,15 +134,24 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
         for dp in pipe_chain(agent):
             if isinstance(dp, UniformWarmup): dp.n = dp.steps   # warm-up is over for a trained policy
     new, seen = [True], {}   # a recurrent agent's state restarts with each episode (`reset`), and carries on within it
+    from fastrl.envs.gym import GymStepper, mask_problem
+    n = next((st._n_actions for st in find_dps(exp.learner, GymStepper)), None) if getattr(exp, 'learner', None) else None
     def get_action(obs):
         step_n = torch.tensor([0 if new[0] else 1])
         new[0] = False
         mask = seen.pop('action_mask', None)   # the env's mask for this observation (`see(info)`), if it gives one
+        if mask is not None and not np.asarray(mask).astype(bool).any():
+            raise UserCodeError("the env gave an info['action_mask'] that allows no action for the observation to act "
+                                "on: it must allow at least one")
         return agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None]), step_n=step_n,
                                     action_mask=None if mask is None else torch.as_tensor(mask, dtype=torch.bool)[None]))[0]
     def reset(): new[0] = True
     def see(info:dict):
-        if isinstance(info, dict) and info.get('action_mask') is not None: seen['action_mask'] = info['action_mask']
+        if isinstance(info, dict) and info.get('action_mask') is not None:
+            if n is not None and (p := mask_problem(info['action_mask'], n)) is not None:   # never cast to something else
+                raise UserCodeError(f"the env gave an info['action_mask'] of {p}: it must hold one bool (or 0/1) per "
+                                    f"action ({n})")
+            seen['action_mask'] = info['action_mask']
     return exp, _Action(get_action, exp, reset, see)
 
 def _itr(itr)->int|str|None:
