@@ -15,7 +15,7 @@ from torch import Tensor
 __all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'MASKED_LOGIT', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float',
            'ChainContractError', 'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating',
            'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'resolve_device',
-           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'atomic_write',
+           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'write_failed', 'atomic_write',
            'remove_stale_temporaries', 'append_line', 'image_layout', 'masked', 'random_valid']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
@@ -269,8 +269,27 @@ WRITE_HOOK = None   # fault injection: `WRITE_HOOK(path, phase)` before each pha
 class WriteFailed(RunAborted):
     "A file could not be written (disk full, I/O error, read-only): the file on disk is the old one, complete."
 
-def _advice(e:OSError)->str:
-    if e.errno in (_errno.ENOSPC, _errno.EDQUOT): return 'the disk is full: free some space'
+def _disk_full(e:OSError, path)->bool:
+    ("Whether write error `e` on `path` is a full disk: ENOSPC or EDQUOT, or an error without an errno (numpy's "
+     "'N requested and M written') on a file system with less than 1 MB left.")
+    if e.errno in (_errno.ENOSPC, _errno.EDQUOT): return True
+    if e.errno is not None or path is None: return False
+    import shutil
+    from pathlib import Path
+    p = Path(path)
+    while not p.exists() and p != p.parent: p = p.parent
+    try: return shutil.disk_usage(p).free < 1 << 20
+    except OSError: return False
+
+def write_failed(e:OSError, path, what:str|None=None)->WriteFailed:
+    ("The one-line `WriteFailed` for write error `e` on `path` (`what`: how the message names it, default the path): "
+     "the cause in the user's terms (a full disk is a full disk, whatever the writer reported) and what to do.")
+    full = _disk_full(e, path)
+    why = os.strerror(_errno.ENOSPC) if full and e.errno is None else _why(e)
+    return WriteFailed(f"cannot write {what or path} ({why}): {_advice(e, full)}")
+
+def _advice(e:OSError, full:bool=False)->str:
+    if full or e.errno in (_errno.ENOSPC, _errno.EDQUOT): return 'the disk is full: free some space'
     if e.errno in (_errno.EROFS, _errno.EACCES, _errno.EPERM): return 'the folder is not writable: check its permissions'
     if e.errno == _errno.ENAMETOOLONG: return 'the name is too long for the file system: choose a shorter one'
     return 'check the disk'
@@ -305,7 +324,7 @@ def atomic_write(path, data, keep_previous:str|None=None, by_path:bool=False):
         finally:
             try: tmp.unlink()
             except FileNotFoundError: pass
-    except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None
+    except OSError as e: raise write_failed(e, path) from None
 
 def _why(e:OSError)->str: return e.strerror or first_line(e) or type(e).__name__
 
@@ -328,7 +347,7 @@ def append_line(path, line:str):
                 try: f.truncate(n)
                 except OSError: pass
                 raise
-    except OSError as e: raise WriteFailed(f"cannot write {path} ({_why(e)}): {_advice(e)}") from None
+    except OSError as e: raise write_failed(e, path) from None
 
 # %% ../nbs/00_core.ipynb #934dcb9c
 def image_layout(space)->tuple|None:

@@ -5,74 +5,18 @@ flag, several values make a grid; plus the `plot`, `test_policy` and `resume` su
 
 # %% ../nbs/22_run.ipynb #9673d007
 from __future__ import annotations
-import ast, difflib, importlib, inspect, os, re, signal, sys, threading
+import difflib, importlib, inspect, os, signal, sys, threading
 from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
-from .experiments.settings import (ACTIVATIONS, activation_from_name, check_env_installed, check_env_kwargs,
-                                         check_env_name,
-                                         check_exp_name, make_env_fn, resolve_num_cpu, resolve_workers, check_early_stop,
-                                         check_video_every)
-
+from .experiments.settings import (check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
+                                         make_env_fn, resolve_num_cpu, resolve_workers)
+# the flags, their values and the help text (`nbs/22a_flags`), also importable from here as before
+from .flags import (ALIASES, CLIError, CONFIG_FLAGS, LOG_FLAGS, SHORTCUTS, _NOT_GIVEN, _check_value, algo_help,
+                          default_exp_name, familiar_flags, log_flag, model_kwargs_arg, parse_value, split_flags)
 
 # %% auto #0
-__all__ = ['SHORTCUTS', 'CONFIG_FLAGS', 'LOG_FLAGS', 'ALGOS', 'SUBCOMMANDS', 'CLIError', 'parse_value', 'log_flag', 'split_flags',
-           'register_algo', 'cli_algos', 'cli_algo', 'data_parallel', 'model_kwargs_arg', 'checked_env',
-           'default_exp_name', 'familiar_flags', 'build_grid', 'algo_help', 'test_policy_cmd', 'resume_cmd',
-           'print_failure', 'main']
-
-# %% ../nbs/22_run.ipynb #c06662bb
-class CLIError(Exception):
-    "A bad command line: `main` prints the one-line message and exits with status 2."
-
-def parse_value(s:str):
-    "A flag value: a Python literal, else an allow-listed activation class, else the string `s` itself."
-    try: return ast.literal_eval(s)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError): pass
-    act = activation_from_name(s)
-    return s if act is None else act
-
-# %% ../nbs/22_run.ipynb #8e07f45e
-SHORTCUTS = dict(env_id='env_name', hid='ac_kwargs:hidden_sizes', act='ac_kwargs:activation', encoder='ac_kwargs:encoder', env='env_name', cpu='num_cpu',
-                 dt='datestamp')
-# configure the run; not entry-function arguments
-CONFIG_FLAGS = ('exp_name', 'data_dir', 'datestamp', 'num_cpu', 'overwrite', 'keep_snapshots', 'quiet', 'workers',
-                'ray', 'ray_address', 'resume', 'threads')
-# run options every run of the command gets (its logger_kwargs), with the type of their value (bool: a switch)
-LOG_FLAGS = dict(tensorboard=bool, wandb=bool, wandb_project=str, wandb_entity=str, wandb_group=str, save_best=bool,
-                 stop_at_return=float, patience=int, video_every=int)
-
-def log_flag(f:str, key:str, raws:list):
-    "The value of run option `key` (`LOG_FLAGS`) given as flag `f` with `raws`, checked, or a `CLIError`."
-    if LOG_FLAGS[key] is bool:
-        v = parse_value(raws[0]) if len(raws) == 1 else None
-        if raws and type(v) is not bool: raise CLIError(f"{f} is a switch: give it alone, or with True or False")
-        return v if raws else True
-    if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
-    if LOG_FLAGS[key] is str: return raws[0]
-    try:
-        if key == 'video_every': return check_video_every(parse_value(raws[0]))
-        return check_early_stop(**{key: parse_value(raws[0])})[0 if key == 'stop_at_return' else 1]
-    except ValueError as e: raise CLIError(f"{f}: {e}") from None
-
-_FLAG = re.compile(r'--([A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)*)(?:\[([\w-]*)\])?$')
-
-def split_flags(args:list)->tuple:
-    ("`({key: [raw values]}, {key: shorthand}, {key: flag as typed})` from `--key[sh] v1 v2 ...` tokens, shortcuts "
-     "expanded.")
-    vals, shs, typed, key = {}, {}, {}, None
-    for tok in args:
-        if tok.startswith('--'):
-            tok, eq, v = tok.partition('=')
-            m = _FLAG.match(tok)
-            if not m: raise CLIError(f"bad flag {tok!r}: flags look like --name, --name:sub or --name[shorthand]")
-            name = m[1].replace('-', '_')   # --num-envs is --num_envs, as other CLIs spell flags
-            key = SHORTCUTS.get(name, name)
-            if key in vals: raise CLIError(f"flag --{m[1]} given twice")
-            vals[key], typed[key] = ([v] if eq else []), f'--{m[1]}'
-            if m[2] is not None: shs[key] = m[2]
-        elif key is None: raise CLIError(f"unexpected argument {tok!r}: give values after a --flag")
-        else: vals[key].append(tok)
-    return vals, shs, typed
+__all__ = ['ALGOS', 'SUBCOMMANDS', 'register_algo', 'cli_algos', 'cli_algo', 'data_parallel', 'checked_env', 'build_grid',
+           'test_policy_cmd', 'resume_cmd', 'print_failure', 'main']
 
 # %% ../nbs/22_run.ipynb #983734d4
 ALGOS = {}
@@ -100,7 +44,10 @@ def cli_algo(name:str):
     if name in ALGOS: return ALGOS[name]
     if ':' in name:
         try: return import_ref(name)
-        except (ImportError, AttributeError) as e: raise CLIError(f"cannot import algorithm {name!r}: {e}") from None
+        except AttributeError as e: raise CLIError(f"cannot import algorithm {name!r}: {e}") from None
+        except Exception as e:   # any failure of the user's module to import (a syntax error, a missing module): one line
+            raise CLIError(f"cannot import algorithm {name!r}: module {name.partition(':')[0]!r} raised "
+                           f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}") from None
     m = _algos_module()
     if m is not None and name in m.ALGO_MODULES:
         try: return m.get_algo(name)
@@ -119,95 +66,14 @@ def data_parallel(algo:str, fn)->bool:
     return algo in m.DATA_PARALLEL if m is not None and algo in m.ALGO_MODULES else True
 
 # %% ../nbs/22_run.ipynb #2e3bf26d
-_NOT_GIVEN = inspect.Parameter.empty
-
-def _encoder_class(flag:str, raw:str):
-    "The class `module:Class` names (an image encoder), else a `CLIError` saying why it cannot be used."
-    what = ("give module:Class of an encoder importable from here (built as Class(observation_space), an nn.Module "
-            "with an int `dim`)")
-    if raw.count(':') != 1 or not all(raw.split(':')): raise CLIError(f"{flag}: expected module:Class, got {raw!r}; {what}")
-    try: cls = import_ref(raw)
-    except Exception as e: raise CLIError(f"{flag}: cannot import {raw!r} ({type(e).__name__}: {e}); {what}") from None
-    if not callable(cls): raise CLIError(f"{flag}: {raw!r} is a {type(cls).__name__}, not a class; {what}")
-    return cls
-
-def _check_value(flag:str, key:str, raw:str, v, default):
-    "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
-    last = key.split(':')[-1]
-    if last == 'encoder': return _encoder_class(flag, raw)
-    if (last in ('activation', 'activation_fn')
-        or (callable(default) and activation_from_name(getattr(default, '__name__', '')) is default)):
-        if not callable(v):
-            raise CLIError(f"{flag}: unknown activation {raw!r}; choices: {', '.join(ACTIVATIONS)} (also as "
-                           "torch.nn.X, nn.X, lower case, or torch's functions: torch.relu, torch.nn.functional.elu)")
-        return v
-    if last == 'hidden_sizes':
-        if isinstance(v, int) and not isinstance(v, bool): v = [v]
-        if not (isinstance(v, (list, tuple)) and v
-                and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
-            raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
-        return v
-    if default is _NOT_GIVEN or default is None or v is None or ':' in key: return v   # None: the usual 'off' value
-    if isinstance(default, bool):
-        if not isinstance(v, bool): raise CLIError(f"{flag}: expected True or False, got {raw!r}")
-    elif isinstance(default, int):
-        if isinstance(v, float) and v.is_integer(): v = int(v)   # 4e3 -> 4000
-        if not isinstance(v, int) or isinstance(v, bool): raise CLIError(f"{flag}: expected an integer, got {raw!r}")
-    elif isinstance(default, float):
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise CLIError(f"{flag}: expected a number, got {raw!r}")
-    elif isinstance(default, str): v = v if isinstance(v, str) else raw
-    elif isinstance(default, dict):
-        if not isinstance(v, dict):
-            raise CLIError(f"{flag}: expected a dict like {{'key': 1}} (or use {flag}:key VALUE), got {raw!r}")
-    elif isinstance(default, (list, tuple)):
-        if not isinstance(v, (list, tuple)): raise CLIError(f"{flag}: expected a list like [1,2], got {raw!r}")
-    elif callable(default):
-        raise CLIError(f"{flag} takes a Python object ({getattr(default, '__name__', default)}) and cannot be set "
-                       "from the command line")
-    return v
-
-def model_kwargs_arg(params)->str:
-    ("The dict argument that `--hid` and `--act` set: `ac_kwargs`, or `q_kwargs` for an entry function with only that "
-     "(dqn).")
-    return 'ac_kwargs' if 'ac_kwargs' in params or 'q_kwargs' not in params else 'q_kwargs'
-
 def checked_env(flag:str, name:str)->str:
     "`name` if gymnasium knows it and can make it here, else a `CLIError` for `flag` saying why."
     try: return check_env_installed(check_env_name(name))
     except ValueError as e: raise CLIError(f"{flag}: {e}") from None
 
-def default_exp_name(algo:str)->str:
-    "Spinning Up's default experiment name `cmd_ALGO` (folder-safe for a `module:function` algorithm)."
-    return 'cmd_' + algo.rpartition(':')[2]
-
-def familiar_flags(vals:dict, flag:dict, params, algo:str):
-    ("Stable-Baselines3's and CleanRL's names, rewritten in place: `--total-timesteps N` sets `epochs` (N / "
-     "steps_per_epoch, rounded up) and `--learning-rate` the algorithm's one learning rate; a `CLIError` where they "
-     "cannot apply.")
-    if 'learning_rate' in vals and 'learning_rate' not in params:
-        f, rates = flag['learning_rate'], [p for p in params if p == 'lr' or p.endswith('_lr')]
-        if len(rates) != 1:
-            raise CLIError(f"{f}: {algo} has {len(rates)} learning rates ({', '.join('--' + r for r in rates)}); "
-                           "set each of them")
-        if rates[0] in vals: raise CLIError(f"{f} and --{rates[0]} set the same learning rate: give one of them")
-        vals[rates[0]], flag[rates[0]] = vals.pop('learning_rate'), flag.pop('learning_rate')
-    if 'total_timesteps' in vals and 'total_timesteps' not in params:
-        f, raws = flag['total_timesteps'], vals.pop('total_timesteps')
-        if 'steps_per_epoch' not in params or 'epochs' not in params: raise CLIError(f"{f}: {algo} counts no epochs")
-        if 'epochs' in vals: raise CLIError(f"{f} and --epochs both set the length of the run: give one of them")
-        n = parse_value(raws[0]) if len(raws) == 1 else None
-        if isinstance(n, float) and n.is_integer(): n = int(n)   # 1e6
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise CLIError(f"{f}: expected one positive number of env steps, got {' '.join(raws) or 'none'}")
-        spe = vals.get('steps_per_epoch', [None])
-        if len(spe) != 1: raise CLIError(f"{f} needs one --steps_per_epoch, got {len(spe)}")
-        spe = params['steps_per_epoch'].default if spe[0] is None else parse_value(spe[0])
-        if isinstance(spe, bool) or not isinstance(spe, int) or spe < 1: return   # --steps_per_epoch says what is wrong
-        epochs = -(-n // spe)
-        vals['epochs'], flag['epochs'] = [str(epochs)], f
-        if epochs * spe != n:
-            print(f"fastrl.run: {f} {n}: {epochs} epochs of {spe} steps, {epochs * spe} steps in all", file=sys.stderr)
+def _preset(algo:str, envs:list|None)->dict:
+    "RL Zoo's Atari settings of `algo` when every `--env` is an `ALE/` id (`fastrl.algos.presets`), else `{}`."
+    return importlib.import_module('fastrl.algos.presets').preset_for(algo, envs) if envs and algo in ('dqn', 'ppo') else {}
 
 def build_grid(algo:str, args:list)->tuple:
     "`(entry_fn, ExperimentGrid, run_kwargs)` for `python -m fastrl.run algo *args`."
@@ -215,7 +81,8 @@ def build_grid(algo:str, args:list)->tuple:
     params = inspect.signature(fn).parameters
     var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     vals, shs, flag = split_flags(args)
-    familiar_flags(vals, flag, params, algo)
+    preset = _preset(algo, vals.get('env_name'))   # Atari: RL Zoo's settings for what no flag gives
+    familiar_flags(vals, flag, params, algo, preset)
     settable = [p for p in params if p not in ('env_fn', 'logger_kwargs')]
     run_kwargs, grid_keys = dict(data_dir=None, datestamp=False, num_cpu=1, overwrite=False, keep_snapshots=False,
                                  quiet=False, workers=1, ray=False, resume=False, threads=None, log_options={}), {}
@@ -287,7 +154,7 @@ def build_grid(algo:str, args:list)->tuple:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
             else: raise CLIError(f"{f} needs a value")
         grid_keys[key] = [_check_value(f, key, r, parse_value(r), default) for r in raws]
-    for k, hint in (('tensorboard', 'pip install fastrl[tensorboard]'), ('wandb', 'pip install fastrl[wandb]')):
+    for k, hint in (('tensorboard', 'pip install tensorboard'), ('wandb', 'pip install wandb')):
         if run_kwargs['log_options'].get(k) and importlib.util.find_spec(k) is None:   # before any run starts
             raise CLIError(f"{flag[k]} needs the `{k}` package, which is not installed: {hint}")
     if run_kwargs['num_cpu'] > 1 and not data_parallel(algo, fn):   # refused here, before any process starts
@@ -309,69 +176,12 @@ def build_grid(algo:str, args:list)->tuple:
         for v in grid_keys['aug']:
             try: check_aug(algo, fn.ablations, v)
             except ValueError as e: raise CLIError(f"{flag['aug']}: {e}") from None
+    applied = {k: v for k, v in preset.items() if k in params and k not in grid_keys}
+    if applied: print(importlib.import_module('fastrl.algos.presets').preset_note(algo, grid_keys['env_name'][0], applied))
+    grid_keys.update({k: [v] for k, v in applied.items()})
     eg = ExperimentGrid(exp_name)
     for key, vs in grid_keys.items(): eg.add(key, vs, shorthand=shs.get(key))
     return fn, eg, run_kwargs
-
-# %% ../nbs/22_run.ipynb #144c5cce
-def algo_help(algo:str, fn)->str:
-    "Usage text for `python -m fastrl.run algo`: the entry function's parameters, defaults and docments."
-    try:
-        from fastcore.docments import docments
-        docs = docments(fn, full=True)
-    except Exception: docs = {}
-    model_kw = model_kwargs_arg(inspect.signature(fn).parameters)
-    lines = [f'usage: python -m fastrl.run {algo} [--FLAG[SHORTHAND] VALUE [VALUE ...]] ...', '',
-             (inspect.getdoc(fn) or '').split('\n\n')[0], '',
-             'Several values make a grid (in series, or --workers N at once); --key:sub VALUE sets one entry of a '
-             'dict argument;',
-             'values are Python literals or activation names (never evaluated).', '', 'arguments:']
-    for name, p in inspect.signature(fn).parameters.items():
-        if name == 'logger_kwargs' or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
-        flag = '--env ENV_ID' if name == 'env_fn' else f'--{name}'
-        dflt = '' if p.default is p.empty else f'(default: {getattr(p.default, "__name__", None) or repr(p.default)})'
-        doc = (docs.get(name) or {}).get('docment') or ''
-        if name == 'env_fn': doc = 'A gymnasium env id (module:EnvId imports module first)'   # Python's callable aside
-        lines.append(f'  {flag:<22} {dflt:<28} {doc}'.rstrip())
-    lines += ['', 'shortcuts and run configuration:',
-              '  --env, --env_name ENV_ID   gymnasium id (or module:EnvId, importing module first); env_fn = '
-              'gym.make(ENV_ID)',
-              '  --env_kwargs:KEY VALUE     a keyword argument of gym.make, e.g. --env_kwargs:is_slippery False',
-              f'  --hid [64,64]              {model_kw}:hidden_sizes',
-              "  --act relu                 "
-              f"{model_kw}:{'activation' if model_kw == 'ac_kwargs' else 'activation_fn'} (" +
-              ', '.join(ACTIVATIONS) + '; or torch.relu, torch.tanh, ...)',
-              f'  --encoder module:Class     {model_kw}:encoder, the encoder of image observations (default: NatureCNN)',
-              f'  --exp_name NAME            experiment name (default: {default_exp_name(algo)})',
-              '  --data_dir DIR             base folder of results (default: $FASTRL_DATA_DIR or ./data)',
-              '  --datestamp, --dt          date and time in the folder names',
-              '  --keep_snapshots           keep the model of every saved epoch (test_policy -i EPOCH)',
-              '  --quiet                    no progress bars or epoch table (progress.txt is written as always)',
-              '  --overwrite                replace runs already in the output folders (default: refuse; see resume)',
-              '  --resume                   continue a stopped grid: skip finished runs, resume stopped ones, start the rest',
-              "  --cpu, --num_cpu N|auto    data-parallel processes per run (torchrun)",
-              '  --workers N|auto           variants run at once, each in its own process (output in OUTPUT_DIR.log)',
-              '  --threads N                torch threads of each run (default 1; recorded: the same numbers wherever '
-              'it runs)',
-              '  --ray                      run the variants as tasks on a local Ray instance '
-              '(pip install fastrl[ray])',
-              '  --ray_address ADDRESS      ... or on the Ray cluster at ADDRESS (nodes share data_dir\'s filesystem)',
-              '', 'logging, best model and early stopping (every run of the command):',
-              '  --tensorboard              also write TensorBoard scalars to OUTPUT_DIR/tb (pip install fastrl[tensorboard])',
-              '  --wandb                    also log to Weights & Biases (pip install fastrl[wandb]; WANDB_MODE=offline '
-              'without a network)',
-              '  --wandb_project P, --wandb_entity E, --wandb_group G   where the W&B runs go (a grid: its name is the group)',
-              '  --save_best False          keep no best/ model (default: best/ holds the best test return\'s model, '
-              'test_policy -i best)',
-              '  --stop_at_return R         end a run, finished, at the first epoch whose AverageTestEpRet reaches R',
-              '  --patience N               end a run, finished, after N epochs without a new best AverageTestEpRet',
-              '  --video_every N            record a test episode every N epochs and at the last '
-              '(OUTPUT_DIR/videos/epoch_N.mp4; with --wandb also to W&B)']
-    abl = getattr(fn, 'ablations', None) or {}
-    if abl:
-        lines += ['', "ablations (--aug NAME [NAME ...]: one variant each; '+' joins several into one):"]
-        lines += [f'  {name:<26} {a.doc}' for name, a in abl.items()]
-    return '\n'.join(lines)
 
 # %% ../nbs/22_run.ipynb #a0fd2025
 def _delegate(mod:str, name:str):
@@ -398,7 +208,8 @@ def test_policy_cmd(args:list):
                                 description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
     p.add_argument('--len', '-l', type=int, default=0, help='maximum episode length (0: no limit)')
-    p.add_argument('--episodes', '-n', type=int, default=100, help='number of test episodes')
+    p.add_argument('--episodes', '-n', type=int, default=None,
+                   help='number of test episodes (default: 10 when rendering, 100 with --norender)')
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
     p.add_argument('--itr', '-i', type=_itr_arg, default=-1,
                    help="saved model to load: an epoch's snapshot, -1 the last, 'best' the best test return's")
@@ -503,16 +314,23 @@ def main(argv:list=None):
     ("Entry point of `python -m fastrl.run` and of the `fastrl` console script: exit status 0, or one line on stderr "
      "and a non-zero status.")
     argv = sys.argv[1:] if argv is None else list(argv)
+    # the folder it runs in is importable, as under `python -m` (the `fastrl` console script: --env mymodule:MyEnv-v0)
+    if not sys.flags.safe_path and not {'', os.getcwd()} & set(sys.path): sys.path.insert(0, os.getcwd())
     old = signal.signal(signal.SIGTERM, _sigterm) if threading.current_thread() is threading.main_thread() else None
     try: _run(argv)
+    except BrokenPipeError:   # the reader of stdout went away (`--help | head`): stop quietly, as `head`'s writer does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
     except Exception as e:
         core = sys.modules.get('fastrl.core')   # imported only when something ran: the CLI itself does not import torch
         user = core is not None and isinstance(e, core.FastrlError)
         if not (user or isinstance(e, (CLIError, LaunchError))): raise   # a bug: its traceback is wanted
         print_failure(e, 'fastrl.run')
         sys.exit(2 if isinstance(e, CLIError) else e.exit_code if user else 1)
-    except KeyboardInterrupt:
-        print('fastrl.run: interrupted', file=sys.stderr)
+    except KeyboardInterrupt:   # Ctrl-C where no run caught it (e.g. an EpochLogger's loop): what is kept, if known
+        logx = sys.modules.get('fastrl.experiments.logx')
+        note = logx.interrupted_note() if logx is not None else None
+        print(f"fastrl.run: interrupted{' ' + note if note else ''}", file=sys.stderr)
         sys.exit(130)
     finally:
         if old is not None: signal.signal(signal.SIGTERM, old)

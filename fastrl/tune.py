@@ -4,14 +4,14 @@
 
 # %% ../nbs/22b_tune.ipynb #a9278018
 from __future__ import annotations
-import json, math, os, shlex, sys
+import hashlib, json, math, os, shlex, sys
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'parse_dist', 'is_dist', 'sample',
-           'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'study_of', 'tune_command', 'optimize',
-           'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
+__all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'in_space', 'parse_dist', 'is_dist',
+           'sample', 'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'checked_journal', 'study_of',
+           'tune_command', 'optimize', 'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
 
 # %% ../nbs/22b_tune.ipynb #190a9fc3
 DISTS = ('loguniform', 'uniform', 'int', 'logint', 'categorical')
@@ -26,13 +26,24 @@ SEARCH_SPACES = dict(
     trpo=dict(delta=('loguniform', 1e-3, 1e-1), vf_lr=('loguniform', 1e-4, 1e-2), gamma=_GAMMA,
               lam=('categorical', [0.9, 0.95, 0.97, 0.99])),
     dqn=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH, final_eps=('uniform', 0.0, 0.2),
-             target_update_interval=('categorical', [1, 100, 500, 1000, 5000])),
+             target_update_interval=('categorical', [1, 100, 128, 500, 1000, 5000])),
     ddpg=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3), batch_size=_BATCH),
     td3=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3),
              target_noise=('uniform', 0.1, 0.4), batch_size=_BATCH),
     sac=dict(lr=_LR, gamma=_GAMMA, polyak=_POLYAK, batch_size=_BATCH),
     crossq=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH),
 )
+
+def _same(a, b)->bool:
+    "`a == b` as values of a flag: a tuple is the list it writes, and a bool is not a number."
+    a, b = (list(x) if isinstance(x, tuple) else x for x in (a, b))
+    return type(a) == type(b) and a == b
+
+def in_space(d:tuple, v)->bool:
+    "Whether value `v` can be drawn from distribution `d` (a `parse_dist` tuple): trial 0 runs the defaults."
+    if d[0] == 'categorical': return any(_same(v, c) for c in d[1])
+    if isinstance(v, bool) or not isinstance(v, (int, float)): return False
+    return d[1] <= v <= d[2] and (d[0] not in ('int', 'logint') or float(v).is_integer())
 
 def parse_dist(flag:str, spec:str)->tuple|None:
     ("The distribution `spec` writes (`'loguniform:1e-5:1e-2'` -> `('loguniform', 1e-5, 1e-2)`; `'none'` -> None), or a "
@@ -119,6 +130,24 @@ def _num(flag:str, raw:list, kind):
     if kind is int and (type(v) is not int or v < 1): raise CLIError(f"{flag}: expected an integer >= 1, got {raw[0]!r}")
     return v
 
+def _check_range(flag:str, key:str, d:tuple, params):
+    ("A `CLIError` when range `d` of `key` holds values the entry function refuses (a `gamma` above 1, a float for an "
+     "integer): its ends and each category are checked as a run checks its settings.")
+    from fastrl.run import CLIError, _check_value
+    from fastrl.core import ConfigError
+    from fastrl.experiments.guards import check_args
+    top = key.split(':')[0]
+    default = params[top].default if ':' not in key else None
+    what = f"{flag} {_dist_text(d)}"
+    if d[0] in ('uniform', 'loguniform') and isinstance(default, int) and not isinstance(default, bool):
+        raise CLIError(f"{what}: {key} is a whole number: give int:LOW:HIGH or logint:LOW:HIGH")
+    for v in (d[1] if d[0] == 'categorical' else d[1:]):
+        try:
+            _check_value(flag, key, repr(v), v, default)
+            if ':' not in key: check_args({key: v})
+        except CLIError as e: raise CLIError(f"{what}: {str(e).removeprefix(flag + ': ')}") from None
+        except ConfigError as e: raise CLIError(f"{what}: {e}") from None
+
 def parse_tune(args:list)->TuneSpec:
     ("The `TuneSpec` of `fastrl tune ALGO *args`: tune's own flags, search ranges, and the fixed flags, checked as one run "
      "of ALGO (a `CLIError` in one line otherwise).")
@@ -159,6 +188,7 @@ def parse_tune(args:list)->TuneSpec:
     for k in list(space):   # a default range whose setting the user fixed is not tuned
         if k in fixed_keys or k.split(':')[0] in fixed_keys: space.pop(k)
     if not space: raise CLIError(f"nothing to tune: give {algo} a range to search, e.g. --gamma uniform:0.9:0.999")
+    for k, d in space.items(): _check_range(typed.get(k, f'--{k}'), k, d, params)   # before anything is written
     data_dir = opts['data_dir'] or default_data_dir()
     spec = TuneSpec(algo, fixed, space, opts['trials'], opts['sampler'], opts['pruner'], opts['workers'],
                     Path(data_dir)/opts['exp_name'], seeds)
@@ -208,14 +238,71 @@ def run_trial(spec:TuneSpec, trial, threads:int=1)->float:
     return float(np.mean(rets))
 
 # %% ../nbs/22b_tune.ipynb #8e81bb69
+def _log_digest(log:dict)->str:
+    return hashlib.sha256(json.dumps(log, sort_keys=True, separators=(',', ':')).encode()).hexdigest()
+
+def checked_journal(path):
+    ("Optuna's journal file `path` with each line's checksum in it (`_sha256`, of the rest of the line): a line "
+     "damaged since it was written (or not JSON, not the last one) is a one-line `DamagedFile` naming the file and "
+     "line. A journal of a fastrl that kept no checksums is read as before.")
+    from optuna.storages.journal import JournalFileBackend
+    from fastrl.experiments.integrity import damaged, DamagedFile
+    advice = ("the study cannot go on from it: restore it from a copy, or start a new study (another --exp_name); "
+              "the trials' run folders are kept")
+    class Checked(JournalFileBackend):
+        def append_logs(self, logs): super().append_logs([dict(l, _sha256=_log_digest(l)) for l in logs])
+        def read_logs(self, log_number_from:int):
+            i = log_number_from
+            try:
+                for log in super().read_logs(log_number_from):
+                    want = log.pop('_sha256', None) if isinstance(log, dict) else None
+                    if want is not None and want != _log_digest(log): raise damaged(path, f"line {i + 1}", advice)
+                    yield log; i += 1
+            except DamagedFile: raise
+            except (ValueError, UnicodeDecodeError):   # not JSON, or a line cut short before the last
+                raise damaged(path, f"line {i + 1} or the next, not JSON", advice) from None
+            # Optuna drops a last line that is not JSON (a write cut short has no newline): a complete one is damaged
+            with open(path, 'rb') as f:
+                f.seek(max(0, f.seek(0, 2) - (1 << 20))); tail = f.read()
+            if tail.endswith(b'\n') and tail.strip():
+                try: json.loads(tail.rstrip(b'\n').rsplit(b'\n', 1)[-1])
+                except ValueError: raise damaged(path, "its last line, not JSON", advice) from None
+    return Checked(str(path))
+
+def _drop_cut_line(j:Path):
+    ("Cut `study.log` back to its last complete line (call it holding the study's lock): a line a killed writer left "
+     "cut short is not part of the study (Optuna reads past it), and the next line appended to it would make one "
+     "damaged line of the two.")
+    if not j.exists(): return
+    with open(j, 'rb+') as f:
+        end = f.seek(0, 2)
+        if not end: return
+        f.seek(max(0, end - (1 << 20))); tail = f.read()
+        if tail.endswith(b'\n'): return
+        keep = end - len(tail) + tail.rfind(b'\n') + 1 if b'\n' in tail else (0 if end <= 1 << 20 else None)
+        if keep is not None: f.truncate(keep); f.flush(); os.fsync(f.fileno())
+
+def _check_journal_length(study_dir:Path):
+    ("A `DamagedFile` when `study.log` holds fewer lines than when the study last finished (`best.json` records how "
+     "many): a journal cut short would silently go back to an earlier study. A study killed before it finished has no "
+     "record yet: its journal may end anywhere.")
+    from fastrl.experiments.integrity import damaged
+    try: want = json.loads((study_dir/'best.json').read_text()).get('journal_lines')
+    except (OSError, ValueError, AttributeError): return
+    if not isinstance(want, int): return
+    j = study_dir/'study.log'
+    have = j.read_bytes().count(b'\n') if j.exists() else 0
+    if have < want:
+        raise damaged(j, why=f"are {have} lines, where the finished study had written {want}", advice="restore it from a "
+                      "copy, or start a new study (another --exp_name); the trials' run folders are kept")
+
 def study_of(spec:TuneSpec, seed:int=0):
     "The Optuna study of `spec` in `spec.study_dir/study.log` (created, or loaded: then its settings must be `spec`'s)."
     import optuna
     from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
     from fastrl.core import ConfigError
     spec.study_dir.mkdir(parents=True, exist_ok=True)
-    storage = JournalStorage(JournalFileBackend(str(spec.study_dir/'study.log')))
+    storage = JournalStorage(checked_journal(spec.study_dir/'study.log'))
     pruner = (optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=_warmup(spec)) if spec.pruner == 'median'
               else optuna.pruners.NopPruner())
     study = optuna.create_study(study_name='fastrl', storage=storage, direction='maximize', pruner=pruner,
@@ -278,8 +365,9 @@ def _worker(spec:TuneSpec, worker:int, threads:int):
     optimize(spec, worker, threads)
 
 # %% ../nbs/22b_tune.ipynb #de36bf9f
-def defaults_of(spec:TuneSpec)->dict:
-    "The entry function's own values of the tuned keys (the fixed flags' where given): trial 0 of a study."
+def defaults_of(spec:TuneSpec, outside:list|None=None)->dict:
+    ("The entry function's own values of the tuned keys (the fixed flags' where given): trial 0 of a study. A default "
+     "outside the range given for its key is left out (trial 0 draws it) and its key added to `outside`.")
     import inspect
     fn, var, _ = spec.run_kwargs()
     ps = inspect.signature(fn).parameters
@@ -295,7 +383,10 @@ def defaults_of(spec:TuneSpec)->dict:
         top, _, sub = k.partition(':')
         v = var.get(k, var.get(top, ps[top].default))
         v = (v.get(sub, model_default(sub)) if isinstance(v, dict) else None) if sub else v
-        if v is not None: out[k] = v   # unknown: trial 0 draws it
+        if v is None: continue   # unknown: trial 0 draws it
+        if in_space(d := spec.space[k], v):   # a categorical default as its choice is written ((64, 64): [64, 64])
+            out[k] = next(c for c in d[1] if _same(v, c)) if d[0] == 'categorical' else v
+        elif outside is not None: outside.append(f"{k}={v!r}")
     return out
 
 def best_command(spec:TuneSpec, params:dict, threads:int=1)->str:
@@ -318,12 +409,20 @@ def tune(spec:TuneSpec)->dict:
     lock = RunLock(spec.study_dir).acquire()
     try:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
+        # a damaged journal is refused before anything is written to it: its length, then every line's checksum
+        _check_journal_length(spec.study_dir)
+        if (spec.study_dir/'study.log').exists(): list(checked_journal(spec.study_dir/'study.log').read_logs(0))
+        _drop_cut_line(spec.study_dir/'study.log')
         study = study_of(spec)
         stale = study.get_trials(deepcopy=False, states=(TrialState.RUNNING,))
         for t in stale: study.tell(t.number, state=TrialState.FAIL)   # left by a killed tune: ours holds the lock
-        defaults = defaults_of(spec)
-        if not study.trials:
+        defaults = defaults_of(spec, outside := [])
+        # trial 0, the defaults, is queued again when a kill ended it before it finished: like any trial, it is rerun
+        if not any(t.user_attrs.get('defaults') and t.state in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.WAITING)
+                   for t in study.trials):
             study.enqueue_trial(stored(spec.space, defaults), user_attrs={'defaults': True})
+            if outside: print(f"note: trial 0 runs the defaults but draws {', '.join(k.split('=')[0] for k in outside)}: "
+                              f"the default ({', '.join(outside)}) lies outside the range given", flush=True)
         done = _done(study)
         print(f"Tuning {spec.algo} in {spec.study_dir}: {done} of {spec.trials} trials done"
               + (f", {len(stale)} left running by a stopped tune marked failed" if stale else '')
@@ -357,6 +456,8 @@ def summary(spec:TuneSpec, study, defaults:dict, threads:int=1)->dict:
                defaults_value=None if base is None else base.value, defaults=defaults,
                trials={s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in
                        (TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL)})
+    j = spec.study_dir/'study.log'   # its length now: a study.log cut short later is refused (`_check_journal_length`)
+    out['journal_lines'] = j.read_bytes().count(b'\n') if j.exists() else None
     atomic_write(spec.study_dir/'best.json', json.dumps(out, indent=1, default=repr) + '\n')
     _history_plot(study, spec.study_dir/'history.png')
     print(f"best: trial {best.number}, AverageTestEpRet {best.value:.4g}"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Create/refresh the project venv at <repo>/.venv. Idempotent: the installs are skipped when the
 # venv already holds an editable fastrl install of this checkout and pyproject.toml is unchanged.
-#   FASTRL_BENCH=1  also install the `bench` extra (stable-baselines3)
-#   PYTHON=...      interpreter used to create the venv (default: python3)
+#   FASTRL_EXTRAS=...  the extras to install, comma-separated (default: dev, what the tests need; scripts/main.sh
+#                      asks for video alone: the main job needs torch, gymnasium and an MP4 encoder, not EnvPool & co)
+#   FASTRL_BENCH=1     also install the `bench` extra (stable-baselines3)
+#   PYTHON=...         interpreter used to create the venv (default: python3)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -11,6 +13,9 @@ PY="$VENV/bin/python"
 STAMP="$VENV/.fastrl-stamp"
 TORCH_SPEC="torch==2.13.0"   # CPU build; must go in before fastrl so pip doesn't pick a CUDA torch
 BENCH="${FASTRL_BENCH:-0}"; [ "$BENCH" = 1 ] || BENCH=0
+EXTRAS="${FASTRL_EXTRAS:-dev}"; [ "$BENCH" = 1 ] && EXTRAS="$EXTRAS,bench"
+# the extras `dev` brings with it (pyproject.toml's dev list holds their packages)
+DEV_HAS="video,atari,envpool,tensorboard,export,docs,tune,wandb"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 
 log() { echo "setup: $*" >&2; }
@@ -41,11 +46,17 @@ fi
 
 want="$(sha256sum pyproject.toml | cut -d' ' -f1) $TORCH_SPEC"
 
+# the extras the stamp records (a stamp from before FASTRL_EXTRAS said bench=0/1 of a dev install)
+stamp_extras() { sed -n 2p "$STAMP" | sed 's/^bench=0$/dev/; s/^bench=1$/dev,bench/; s/^extras=//'; }
+
 up_to_date() {
     [ -f "$STAMP" ] || return 1
     [ "$(sed -n 1p "$STAMP")" = "$want" ] || return 1
-    # a bench install also satisfies a non-bench request, not the other way round
-    [ "$BENCH" = 0 ] || [ "$(sed -n 2p "$STAMP")" = "bench=1" ] || return 1
+    # every extra asked for is installed (or comes with dev), whatever else is
+    local have want_x
+    have=",$(stamp_extras),"
+    case "$have" in *,dev,*) have="$have$DEV_HAS,";; esac
+    for want_x in ${EXTRAS//,/ }; do case "$have" in *",$want_x,"*) ;; *) return 1;; esac; done
     # fastrl must resolve to this checkout from outside it (i.e. through the editable install), and
     # torch must be the pinned version; checked without importing either
     local got
@@ -56,11 +67,14 @@ print(os.path.dirname(os.path.realpath(u.find_spec("fastrl").origin)), m.version
 
 if up_to_date; then exit 0; fi
 
+# what is installed already stays installed: the stamp keeps the union
+had=""
+if [ -f "$STAMP" ] && [ "$(sed -n 1p "$STAMP")" = "$want" ]; then had="$(stamp_extras)"; fi
+extras="$(printf '%s' "$had,$EXTRAS" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)"
 rm -f "$STAMP"
 log "installing $TORCH_SPEC (the CPU build, about 200 MB: 1 to 3 minutes)"
 quiet "$PY" -m pip install "$TORCH_SPEC"
-extras="dev"; [ "$BENCH" = 1 ] && extras="dev,bench"
 log "installing fastrl[$extras] (editable) and its dependencies (about 1 minute)"
 quiet "$PY" -m pip install -e ".[$extras]"
-printf '%s\nbench=%s\n' "$want" "$BENCH" > "$STAMP"
+printf '%s\nextras=%s\n' "$want" "$extras" > "$STAMP"
 log "done"

@@ -21,14 +21,19 @@ __all__ = ['ClipBoxActions', 'check_value_shape', 'recurrent_choice', 'onpolicy_
 # %% ../../nbs/30_algos.onpolicy.ipynb #0d049225
 class ClipBoxActions:
     ("Env factory: `env_fn()` (or `gym.make(env_fn)` for an id) with Box actions clipped to the bounds inside the env "
-     "(`ClipAction`); picklable.")
+     "(`ClipAction`), its action space still the env's own Box; picklable.")
     def __init__(self, env_fn):
         self.env_fn = env_fn
         self.__name__ = env_fn if isinstance(env_fn, str) else getattr(env_fn, '__name__', 'env_fn')
     def __call__(self):
         import gymnasium as gym
         e = gym.make(self.env_fn) if isinstance(self.env_fn, str) else self.env_fn()
-        return gym.wrappers.ClipAction(e) if isinstance(e.action_space, gym.spaces.Box) else e
+        if not isinstance(e.action_space, gym.spaces.Box): return e
+        c = gym.wrappers.ClipAction(e)
+        # CRITICAL: ClipAction declares Box(-inf, inf); the agent is bound to the space the env pipe declares, and its
+        # mode (test episodes, a loaded or exported policy) is clipped to those bounds: keep the env's own
+        c.action_space = e.action_space
+        return c
 
 def check_value_shape(ac, obs_space, algo:str):
     ("A `ConfigError` when `ac.v` does not give one value per observation (shape [B]): a [B, 1] value would broadcast "

@@ -4,12 +4,17 @@
 
 # %% ../../nbs/02c_envs.atari.ipynb #ac07cc8c
 from __future__ import annotations
+from copy import deepcopy
 import gymnasium as gym
+from gymnasium.vector.utils import concatenate
 from ..core import ConfigError
 
 # the preprocessing of the DQN literature, each part a keyword of an `ALE/` env
 ATARI_DEFAULTS = dict(preprocess=True, noop_max=30, frame_skip=4, screen_size=84, grayscale=True, frame_stack=4,
-                      max_frames=108_000, episodic_life=True, envpool=False)
+                      max_frames=108_000, episodic_life=True, fire_reset=True, life_stack_reset=True, envpool=False)
+# parts added since runs first recorded their env, with the value a run made before them had: config.json of a new
+# run records them (`config.to_json`); one without them rebuilds the env the old run trained in
+ATARI_ADDED = dict(fire_reset=False, life_stack_reset=False)
 
 def is_ale_id(name)->bool:
     "Whether `name` is an id of gymnasium's Arcade Learning Environment (`ALE/Pong-v5`)."
@@ -53,9 +58,51 @@ class LifeLoss(gym.Wrapper):
         info['life_lost'] = bool(lives < self.lives and not (term or trunc)); self.lives = lives
         return obs, rew, term, trunc, info
 
+def fires(env:gym.Env)->bool:
+    "Whether `env`'s game launches with FIRE, as SB3's and CleanRL's wrappers decide it: its second action is FIRE."
+    m = env.unwrapped.get_action_meanings()
+    return len(m) >= 3 and m[1] == 'FIRE'
+
+class FireReset(gym.Wrapper):
+    ("Presses FIRE, then action 2, after each reset and each lost life, for a game that waits for FIRE (Breakout "
+     "launches its ball so), as SB3's and CleanRL's `FireResetEnv` do (theirs fire after a lost life too: their "
+     "episodic life resets the env). A reset's presses earn nothing (theirs drop it); a lost life's add their rewards "
+     "to that step's, so the score stays whole.")
+    def __init__(self, env): super().__init__(env); self.lives = 0
+    def _press(self):
+        "FIRE, then action 2: `(obs, reward, terminated, truncated, info)` of the last, stopping where the game ends."
+        rew = 0.
+        for a in (1, 2):
+            obs, r, term, trunc, info = self.env.step(a); rew += float(r)
+            if term or trunc: break
+        return obs, rew, term, trunc, info
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw)
+        obs, _, term, trunc, info = self._press()
+        if term or trunc: obs, info = self.env.reset()   # a game over within the presses: a fresh one, as SB3 does
+        self.lives = info.get('lives', 0)
+        return obs, info
+    def step(self, action):
+        obs, rew, term, trunc, info = self.env.step(action)
+        if info.get('lives', self.lives) < self.lives and not (term or trunc):   # a lost life: launch the next ball
+            obs, r, term, trunc, info = self._press(); rew = float(rew) + r
+        self.lives = info.get('lives', self.lives)
+        return obs, rew, term, trunc, info
+
+class LifeFrameStack(gym.wrappers.FrameStackObservation):
+    ("A frame stack that restarts at each lost life (`info['life_lost']`) as at a reset, the new frame repeated: "
+     "SB3's and CleanRL's stacks restart there, since their episodic life resets the env.")
+    def step(self, action):
+        obs, rew, term, trunc, info = self.env.step(action)
+        if info.get('life_lost'):
+            if self.padding_type == 'reset': self.padding_value = obs
+            for _ in range(self.stack_size - 1): self.obs_queue.append(self.padding_value)
+        self.obs_queue.append(obs)
+        return deepcopy(concatenate(self.env.observation_space, self.obs_queue, self.stacked_obs)), rew, term, trunc, info
+
 def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int=4, screen_size:int=84,
                grayscale:bool=True, frame_stack:int=4, max_frames:int=108_000, episodic_life:bool=True,
-               envpool:bool=False, **make_kwargs)->gym.Env:
+               fire_reset:bool=True, life_stack_reset:bool=True, envpool:bool=False, **make_kwargs)->gym.Env:
     ("`gym.make(env_id)` of an `ALE/` id with the DQN literature's preprocessing (see above); `preprocess=False`: "
      "the env as ALE makes it.")
     register_ale()
@@ -63,8 +110,12 @@ def make_atari(env_id:str, preprocess:bool=True, noop_max:int=30, frame_skip:int
     e = gym.make(env_id, frameskip=1, max_episode_steps=max_frames, **make_kwargs)   # frames: the skip is below
     e = gym.wrappers.AtariPreprocessing(e, noop_max=noop_max, frame_skip=frame_skip, screen_size=screen_size,
                                         grayscale_obs=grayscale, scale_obs=False, terminal_on_life_loss=False)
+    if fire_reset and fires(e): e = FireReset(e)   # after the no-op starts, each press a skipped step
     if episodic_life: e = LifeLoss(e)   # over the frame skip: a life lost on any skipped frame counts
-    return gym.wrappers.FrameStackObservation(e, frame_stack) if frame_stack > 1 else e
+    if frame_stack <= 1: return e
+    stack = LifeFrameStack if episodic_life and life_stack_reset else gym.wrappers.FrameStackObservation
+    return stack(e, frame_stack)
 
 # %% auto #0
-__all__ = ['ATARI_DEFAULTS', 'is_ale_id', 'clip_for', 'cut_note', 'register_ale', 'LifeLoss', 'make_atari']
+__all__ = ['ATARI_DEFAULTS', 'ATARI_ADDED', 'is_ale_id', 'clip_for', 'cut_note', 'register_ale', 'LifeLoss', 'fires', 'FireReset',
+           'LifeFrameStack', 'make_atari']

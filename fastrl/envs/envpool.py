@@ -8,26 +8,33 @@ import numpy as np
 import gymnasium as gym
 from gymnasium.vector.utils import batch_space
 from ..core import ConfigError
-from .atari import ATARI_DEFAULTS, is_ale_id
+from .atari import ATARI_DEFAULTS, is_ale_id, register_ale, fires
 
 # %% auto #0
 __all__ = ['EnvPoolVec', 'pooled']
 
 # %% ../../nbs/02d_envs.envpool.ipynb #4252ea70
 def _pool_kwargs(noop_max:int=30, frame_skip:int=4, screen_size:int=84, grayscale:bool=True, frame_stack:int=4,
-                 max_frames:int=108_000, episodic_life:bool=True, preprocess:bool=True, envpool:bool=True,
-                 repeat_action_probability:float=0.25, full_action_space:bool=False, max_ep_len:int|None=None,
-                 **other)->dict:
-    "`envpool.make` keywords for an `ALE/` env of these `make_atari` keywords."
+                 max_frames:int=108_000, episodic_life:bool=True, fire_reset:bool=True, life_stack_reset:bool=True,
+                 preprocess:bool=True, envpool:bool=True, repeat_action_probability:float=0.25,
+                 full_action_space:bool=False, max_ep_len:int|None=None, own_stack:bool=False, **other)->dict:
+    ("`envpool.make` keywords for an `ALE/` env of these `make_atari` keywords (`own_stack`: `EnvPoolVec` stacks the "
+     "frames, EnvPool gives one).")
     if other: raise ConfigError(f"envpool=True does not take the env keyword {next(iter(other))!r}; drop it or envpool=True")
     if not preprocess or not grayscale:
         raise ConfigError("envpool=True makes Atari lanes with grayscale preprocessing only; drop "
                           + ("preprocess=False" if not preprocess else "grayscale=False") + " or envpool=True")
     steps = max_frames // frame_skip
     return dict(noop_max=noop_max, frame_skip=frame_skip, img_height=screen_size, img_width=screen_size,
-                gray_scale=True, stack_num=frame_stack, episodic_life=False, reward_clip=False, use_fire_reset=False,
-                repeat_action_probability=repeat_action_probability, full_action_space=full_action_space,
-                max_episode_steps=min(steps, max_ep_len) if max_ep_len else steps)
+                gray_scale=True, stack_num=1 if own_stack else frame_stack, episodic_life=False, reward_clip=False,
+                use_fire_reset=False, repeat_action_probability=repeat_action_probability,
+                full_action_space=full_action_space, max_episode_steps=min(steps, max_ep_len) if max_ep_len else steps)
+
+def _fires(env_id:str, full_action_space:bool=False)->bool:
+    "Whether the game of `env_id` launches with FIRE (`fires`), asked of ALE through gymnasium."
+    register_ale()
+    e = gym.make(env_id, full_action_space=full_action_space); f = fires(e); e.close()
+    return f
 
 class EnvPoolVec(gym.vector.VectorEnv):
     ("`num_envs` lanes of `ALE/` env `env_id` in one EnvPool, as a gymnasium vector env that autoresets in the same "
@@ -35,42 +42,83 @@ class EnvPoolVec(gym.vector.VectorEnv):
     def __init__(self, env_id:str, num_envs:int=1, max_ep_len:int|None=None, **kwargs):
         try: import envpool
         except ImportError: raise ConfigError("envpool=True needs EnvPool, which is not installed: "
-                                              "pip install 'fastrl[envpool]'") from None
+                                              "pip install envpool ale-py opencv-python-headless") from None
         kw = ATARI_DEFAULTS | kwargs
         self.episodic_life, self.env_id, self.num_envs = kw['episodic_life'], env_id, num_envs
-        self.pool_kwargs = _pool_kwargs(**kw, max_ep_len=max_ep_len)
+        self.fire = bool(kw['fire_reset']) and _fires(env_id, kw.get('full_action_space', False))
+        restart = self.episodic_life and kw['life_stack_reset']
+        # the stack is kept here where it restarts at a lost life or leaves out FIRE's frames (EnvPool's cannot)
+        self.k = kw['frame_stack'] if kw['frame_stack'] > 1 and (restart or self.fire) else 0
+        self.restart = restart
+        self.pool_kwargs = _pool_kwargs(**kw, max_ep_len=max_ep_len, own_stack=bool(self.k))
         self.task = env_id.split('/', 1)[1]
         self._envpool = envpool
         self._pool = self._make(0)
         s = self._pool.observation_space
-        self.single_observation_space = gym.spaces.Box(0, 255, s.shape, np.uint8)
+        self.single_observation_space = gym.spaces.Box(0, 255, (self.k, *s.shape[1:]) if self.k else s.shape, np.uint8)
         self.single_action_space = gym.spaces.Discrete(int(self._pool.action_space.n))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.lives = np.zeros(num_envs, np.int64)
+        self.lives, self.stack = np.zeros(num_envs, np.int64), None
 
     def _make(self, seed:int):
         return self._envpool.make(self.task, env_type='gymnasium', num_envs=self.num_envs, seed=seed,
                                   **self.pool_kwargs)
 
+    def _press(self, ids, obs, rew, term, trunc, lives):
+        "FIRE, then action 2, in lanes `ids` (`FireReset`): their frames, rewards, flags and lives updated in place."
+        for a in (1, 2):
+            ids = ids[~(term[ids] | trunc[ids])]
+            if not len(ids): return
+            o, r, t, tr, info = self._pool.step(np.full(len(ids), a), ids)
+            obs[ids], rew[ids], term[ids], trunc[ids] = o, rew[ids] + r, t, tr
+            lives[ids] = info['lives']
+
+    def _first(self, ids, obs):
+        "Start episodes in lanes `ids` (all when None): their first frames into `obs`, FIRE pressed where the game wants it."
+        first, info = self._pool.reset(ids) if ids is not None else self._pool.reset()
+        ids = np.arange(self.num_envs) if ids is None else ids
+        obs[ids], self.lives[ids] = first, info['lives']
+        if not self.fire: return
+        z = np.zeros(self.num_envs, bool)
+        rew, term, trunc, lives = np.zeros(self.num_envs, np.float32), z, z.copy(), self.lives.copy()
+        self._press(ids, obs, rew, term, trunc, lives)
+        over = ids[term[ids] | trunc[ids]]   # a game over within the presses: a fresh one, as FireReset does
+        if len(over): first, info = self._pool.reset(over); obs[over], lives[over] = first, info['lives']
+        self.lives[ids] = lives[ids]
+
+    def _stacked(self, obs, restart):
+        "The lanes' stacks after frames `obs` (`[N, 1, H, W]`), the lanes `restart` filled with their new frame."
+        if not self.k: return obs
+        self.stack[:, :-1] = self.stack[:, 1:]; self.stack[:, -1] = obs[:, 0]
+        self.stack[restart] = obs[restart]
+        return self.stack.copy()
+
     def reset(self, *, seed=None, options=None):
         if seed is not None: self._pool.close(); self._pool = self._make(int(seed))   # EnvPool seeds when it is made
-        obs, info = self._pool.reset()
-        self.lives = np.asarray(info['lives']).copy()
-        return obs, {}
+        s = self._pool.observation_space
+        obs = np.zeros((self.num_envs, *s.shape), np.uint8)
+        self._first(None, obs)
+        if self.k: self.stack = np.zeros((self.num_envs, self.k, *s.shape[1:]), np.uint8)
+        return self._stacked(obs, np.ones(self.num_envs, bool)), {}
 
     def step(self, actions):
         obs, rew, term, trunc, info = self._pool.step(np.asarray(actions))
+        obs, rew, term, trunc = obs.copy(), rew.astype(np.float32), term.copy(), trunc.copy()
+        lives = np.asarray(info['lives']).copy()
+        lost = (lives < self.lives) & ~(term | trunc)
+        if self.fire and lost.any(): self._press(np.flatnonzero(lost), obs, rew, term, trunc, lives)   # the next ball
         done, out = term | trunc, {}
-        lives = np.asarray(info['lives'])
-        if self.episodic_life: out['life_lost'] = (lives < self.lives) & ~done
-        self.lives = lives.copy()
+        if self.episodic_life: out['life_lost'] = lost & ~done
+        self.lives = lives
+        stacked = self._stacked(obs, lost & ~done & self.restart)
         if done.any():   # the final observation as info, the next episode's first as the lane's observation
             ids = np.flatnonzero(done)
-            out['final_obs'], out['_final_obs'] = obs.copy(), done
-            first, i2 = self._pool.reset(ids)
-            obs = obs.copy(); obs[ids] = first; self.lives[ids] = np.asarray(i2['lives'])
-        return obs, rew.astype(np.float32), term, trunc, out
+            out['final_obs'], out['_final_obs'] = stacked.copy(), done
+            self._first(ids, obs)
+            if self.k: self.stack[ids] = obs[ids]; stacked[ids] = obs[ids]
+            else: stacked[ids] = obs[ids]
+        return stacked, rew, term, trunc, out
 
     def close_extras(self, **kwargs): self._pool.close()
 

@@ -18,13 +18,14 @@ from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
 from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
 from ..pipes.core import ListSource, find_dps
 from .envpool import pooled
-from .packed import packed_env
+from .packed import packed_env, is_packed, value_problem, EnvOutputError
 import functools
 from .nstep import *   # n-step transitions: still importable from here
 from .nstep import NStepper, FirstLastMerger, NSkipper
 
 # %% auto #0
-__all__ = ['make_vec_env', 'GymStepper', 'env_step_counter', 'StepLister', 'RewardClip', 'GymTransformBlock']
+__all__ = ['env_name', 'make_vec_env', 'env_build_error', 'CheckedLane', 'MaskError', 'mask_problem', 'GymStepper',
+           'env_step_counter', 'StepLister', 'RewardClip', 'GymTransformBlock']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
 # headless: pygame renders rgb_array frames off-screen
@@ -32,6 +33,11 @@ if not (os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY')):
     os.environ.setdefault('SDL_VIDEODRIVER', 'dummy')
 
 def _packed_call(fn): return packed_env(fn())
+
+def env_name(e)->str:
+    "What messages call env `e`: its id, or its factory's name (a `functools.partial`'s function's)."
+    if isinstance(e, str): return e
+    return getattr(e, '__name__', None) or getattr(getattr(e, 'func', None), '__name__', None) or 'env'
 
 def _takes_render_mode(f)->bool:
     "Whether factory `f` has a `render_mode` parameter."
@@ -63,8 +69,40 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
     pool = pooled(envs, num_envs)   # ALE/ lanes that ask for EnvPool (`envpool=True`)
     if pool is not None: return pool
     fns = [_env_fn(e, render_mode) for e in envs for _ in range(num_envs)]
+    if async_envs:   # each lane checks its own observations, in its subprocess (they reach this one as shared memory)
+        names = [env_name(e) for e in envs for _ in range(num_envs)]
+        fns = [functools.partial(_checked_lane, f, n, i) for i, (f, n) in enumerate(zip(fns, names))]
     cls = AsyncVectorEnv if async_envs else SyncVectorEnv
     return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP, copy=copy)
+
+def env_build_error(name:str, e:Exception)->ConfigError:
+    ("The one-line `ConfigError` for env `name` whose making raised `e`, with the frames of the user's code (their env's "
+     "constructor) in its `detail`.")
+    err = ConfigError(f"env {name!r} cannot be made: {type(e).__name__}: {first_line(e)} (fix the env, or check --env and "
+                      "--env_kwargs)")
+    mine = user_code_error(e, 'the env')
+    if mine is not None: err.detail = mine.detail
+    return err
+
+class CheckedLane(gym.Wrapper):
+    ("A lane of an `AsyncVectorEnv`, in its subprocess: an observation that is not of the env's space (`value_problem`) "
+     "raises a `UserCodeError` naming the env, lane and step, where gymnasium would write it into shared memory "
+     "reshaped or cast.")
+    def __init__(self, env, name:str, lane:int): super().__init__(env); self.name,self.lane,self.t,self.ep = name,lane,0,0
+    def _check(self, obs, at:str):
+        if (p := value_problem(obs, self.observation_space)) is not None:
+            raise UserCodeError(f"env {self.name!r} (lane {self.lane}) returned an observation of {p} {at}: its "
+                                f"observations must be in {self.observation_space}")
+        return obs
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw); self.t, self.ep = 0, self.ep + 1
+        return self._check(obs, 'on reset'), info
+    def step(self, action):
+        out = self.env.step(action); self.t += 1
+        self._check(out[0], f'at step {self.t - 1} of episode {self.ep}')
+        return out
+
+def _checked_lane(fn, name:str, lane:int): return CheckedLane(fn(), name, lane)
 
 # %% ../../nbs/02_envs.gym.ipynb #1e892c5a
 def _sync_frame(e:Exception)->tuple:
@@ -85,11 +123,9 @@ def _bad_observation(venv)->tuple|None:
     ("`(lane, what)` of the first lane whose last observation does not fit the vector env's observation space (shape, "
      "or not numbers), else `None`.")
     space = venv.single_observation_space
-    if not isinstance(space, gym.spaces.Box): return None
+    if is_packed(space): return None   # its lanes' `pack` names the part
     for lane, o in enumerate(getattr(venv, '_env_obs', None) or []):
-        a = np.asarray(o)
-        if a.shape != space.shape: return lane, f"an observation of shape {a.shape} (its observation_space has {space.shape})"
-        if a.dtype.kind not in 'biuf': return lane, f"an observation of dtype {a.dtype} (not numbers)"
+        if (p := value_problem(o, space)) is not None: return lane, f"an observation of {p}"
     return None
 
 def _as_tensor(a)->Tensor:
@@ -103,17 +139,54 @@ def _life_lost(info:dict, done:np.ndarray)->np.ndarray|None:
     if 'life_lost' not in info: return None
     return np.asarray(info['life_lost'], dtype=bool) & np.asarray(info.get('_life_lost', True), dtype=bool) & ~done
 
+class MaskError(ValueError):
+    "An env lane's `info['action_mask']` that is not one bool (or 0/1) per action: `lane`, and `what` is wrong with it."
+    def __init__(self, lane:int, what:str): super().__init__(what); self.lane, self.what = lane, what
+
+def mask_problem(m, n:int)->str|None:
+    ("Why `m` is not one lane's action mask for `n` actions (one bool, or 0/1, per action), as a phrase; `None` when "
+     "it is one.")
+    try: a = np.asarray(m)
+    except Exception as e: return f"a value numpy cannot read as an array ({type(e).__name__})"
+    if a.dtype.kind not in 'biuf': return f"dtype {a.dtype} (not bools)"
+    if a.shape != (n,): return f"shape {a.shape} where the env has {n} actions"
+    if a.dtype.kind != 'b' and ((a != 0) & (a != 1)).any():
+        return f"values {np.array2string(a[(a != 0) & (a != 1)][:4], separator=', ')} that are not 0 or 1"
+    return None
+
 def _mask(info:dict, n:int)->np.ndarray|None:
     ("The lanes' action masks (`[lanes, n]` bool) in a vector env's `info` (`info['action_mask']`), `None` when it "
-     "has none; a lane that reports none allows every action.")
+     "has none; a lane that reports none allows every action. A lane's mask that is not one bool (or 0/1) per action "
+     "is a `MaskError` naming the lane: never cast to something else.")
     if 'action_mask' not in info: return None
     if n is None: raise RunAborted("the env reports info['action_mask'], and fastrl honours action masks for Discrete "
                                    "actions only: drop the mask or use a Discrete action space")
-    m = np.asarray(info['action_mask'], dtype=bool)
-    if m.ndim != 2 or m.shape[1] != n:
-        raise RunAborted(f"info['action_mask'] must hold one bool per action ({n}), got shape {m.shape[1:]} per lane")
     have = np.asarray(info.get('_action_mask', True), dtype=bool)
+    on = lambda i: bool(have[i] if have.ndim else have)   # lane i reported a mask
+    raw = info['action_mask']
+    m = raw if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.shape[1] == n and raw.dtype.kind in 'biuf' else None
+    if m is not None and m.dtype.kind != 'b':   # 0/1 numbers (an int8 MultiBinary key): checked at once, then bools
+        bad = np.flatnonzero(((m != 0) & (m != 1)).any(1))
+        if (i := next((int(i) for i in bad if on(i)), None)) is not None: raise MaskError(i, mask_problem(m[i], n))
+        m = m.astype(bool)
+    if m is None:   # not one array of [lanes, n] numbers: each lane's mask says what is wrong with it
+        lanes = range(len(raw)) if hasattr(raw, '__len__') and not isinstance(raw, (str, bytes)) else []
+        if not lanes: raise MaskError(0, f"a {type(raw).__name__} where each lane gives an array")
+        for i in lanes:
+            if on(i) and (p := mask_problem(raw[i], n)) is not None: raise MaskError(i, p)
+        m = np.stack([np.asarray(raw[i]).astype(bool) if on(i) else np.ones(n, bool) for i in lanes])
     return np.where(have[:, None] if have.ndim else have, m, True)
+
+import contextlib
+
+@contextlib.contextmanager
+def _quiet_workers(venv):
+    ("Within the block, gymnasium does not print an `AsyncVectorEnv` worker's traceback when one raises: `GymStepper` "
+     "reports it in one line.")
+    if not isinstance(venv, AsyncVectorEnv): yield; return
+    old = gym.logger.min_level; gym.logger.min_level = gym.logger.ERROR + 10   # above ERROR: nothing printed
+    try: yield
+    finally: gym.logger.min_level = old
 
 class GymStepper(Pipe):
     ("Steps a vector env with `agent`; yields a `SimpleStep` batch of `num_envs` rows per vector step; `env_steps` "
@@ -131,10 +204,14 @@ class GymStepper(Pipe):
         self.source_datapipe,self.agent,self.seed,self.n = source_datapipe,agent,seed,n
         self.include_images,self.proc_id = include_images,proc_id
         self.env_ids = list(source_datapipe)
-        self.env_names = [e if isinstance(e, str) else getattr(e, '__name__', 'env')
-                          for e in self.env_ids for _ in range(num_envs)]
+        self.env_names = [env_name(e) for e in self.env_ids for _ in range(num_envs)]
         # copy=False: the vector env's deepcopy of each observation batch costs more than the plain copy __iter__ makes
-        self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None, copy=False)
+        try: self.env = make_vec_env(self.env_ids, num_envs, async_envs, 'rgb_array' if include_images else None,
+                                     copy=False)
+        except FastrlError: raise
+        except Exception as e:   # a lane's constructor raised (an unknown id stays make_vec_env's one-line ValueError)
+            if isinstance(e, ValueError) and str(e).startswith('Unknown environment id'): raise
+            raise env_build_error(self.env_names[0], e) from None
         self.num_envs = self.env.num_envs
         self.observation_space,self.action_space = self.env.single_observation_space,self.env.single_action_space
         if not isinstance(self.observation_space, (gym.spaces.Box, gym.spaces.Discrete, gym.spaces.MultiBinary,
@@ -147,17 +224,23 @@ class GymStepper(Pipe):
                                                                             self.env_names[0])
         self.obs,self._seeded = None,False
         self._n_actions = int(self.action_space.n) if isinstance(self.action_space, gym.spaces.Discrete) else None
+        # each lane's own observation, before the vector env batches (and may cast) it: checked against the space
+        # (an async env's lanes check their own, `CheckedLane`; a packed observation's parts are checked by `pack`)
+        self._lanes_checked = (isinstance(self.env, SyncVectorEnv) and hasattr(self.env, '_env_obs')
+                               and not is_packed(self.observation_space))
         self.env_steps = 0   # env transitions stepped, all lanes: a plain int, so a checkpoint saves it
 
     def reset_envs(self):
         "Start fresh episodes in every lane (seeding the envs on the very first reset only)."
-        try: obs,info = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
+        try:
+            with _quiet_workers(self.env): obs,info = self.env.reset(seed=None if self._seeded or self.seed is None else self.seed)
         except Exception as e: raise self._failed(e, reset=True) from None
+        if self._lanes_checked: self._check_lanes(np.ones(self.num_envs, bool), {}, reset=True)
         if not self._seeded and self.seed is not None: self.env.action_space.seed(self.seed)
         self._seeded = True
         N = self.num_envs
         self.obs = self._check(obs.copy(), reset=True)
-        self.mask = _mask(info, self._n_actions)   # the actions valid in each lane's observation
+        self.mask = self._read_mask(info, lambda i: 'on reset')   # the actions valid in each lane's observation
         # per-lane counters live in numpy (cheap small ops); each step gets fresh arrays, shared with its tensors
         self.ep_ret,self.step_n = np.zeros(N, np.float32), np.zeros(N, np.int64)
         self.episode_n = getattr(self, 'episode_n', np.zeros(N, np.int64)) + 1
@@ -177,11 +260,56 @@ class GymStepper(Pipe):
                              "does not learn from non-finite values; fix the env, or wrap it to clean its output")
         return a.astype(np.float32) if a.dtype == np.float64 else a
 
+    def _at(self, lane:int, reset:bool=False)->str:
+        "Where lane `lane` is: 'on reset', or 'at step S of episode E' (the step it was taking)."
+        if reset or getattr(self, 'step_n', None) is None: return 'on reset'
+        return f'at step {int(self.step_n[lane])} of episode {int(self.episode_n[lane])}'
+
+    def _check_lanes(self, done:np.ndarray, info:dict, reset:bool=False):
+        ("A `UserCodeError` naming the lane and step whose observation (as the env returned it, before the vector env "
+         "batched it) is not of the observation space: `value_problem`; the final observations of ended lanes too.")
+        space = self.observation_space
+        fast = isinstance(space, gym.spaces.Box) and (space.shape, space.dtype)
+        for i, o in enumerate(self.env._env_obs):
+            if fast and type(o) is np.ndarray and (o.shape, o.dtype) == fast: continue   # the usual case: ~0.2 us a lane
+            if (p := value_problem(o, space)) is not None:
+                # an ended lane's observation here is its next episode's first (gymnasium reset it in the same step)
+                raise self._obs_error(i, p, 'on reset' if reset or done[i] else self._at(i))
+        if 'final_obs' in info:
+            for i in np.flatnonzero(info['_final_obs']):
+                if (p := value_problem(info['final_obs'][i], space)) is not None:
+                    raise self._obs_error(i, p, f"{self._at(i)} (its episode's last)")
+
+    def _obs_error(self, lane:int, problem:str, at:str)->UserCodeError:
+        return UserCodeError(f"env {self.env_names[lane]!r} (lane {lane}) returned an observation of {problem} {at}: "
+                             f"its observations must be in {self.observation_space}")
+
+    def _read_mask(self, info:dict, at, final:np.ndarray|None=None, term:np.ndarray|None=None)->np.ndarray|None:
+        ("The lanes' action masks in `info` (`_mask`), checked: a lane's mask that is not one bool (or 0/1) per action, or "
+         "that allows no action where the agent acts on it (or bootstraps from it: an ended lane's `final` mask, unless "
+         "`term`inated), is a `UserCodeError` naming the lane and `at(lane)`, where it is.")
+        try: m = _mask(info, self._n_actions)
+        except MaskError as e: raise self._mask_error(e.lane, f"of {e.what}", at) from None
+        if m is None: return None
+        used = np.ones(len(m), bool) if final is None else final & ~term   # a terminal state may allow nothing
+        empty = np.flatnonzero(used & ~m.any(1))
+        if len(empty): raise self._mask_error(int(empty[0]), 'that allows no action', at)
+        return m
+
+    def _mask_error(self, lane:int, what:str, at)->UserCodeError:
+        return UserCodeError(f"env {self.env_names[lane]!r} (lane {lane}) gave an info['action_mask'] {what} {at(lane)}: "
+                             f"it must hold one bool (or 0/1) per action ({self._n_actions}) and allow at least one")
+
     def _failed(self, e:Exception, reset:bool=False)->FastrlError:
         ("What to raise when the vector env's `step` (or `reset`) raised `e`: a `UserCodeError` naming the env, lane and "
          "step, with the frames of the user's env or the output of theirs that breaks the contract.")
         if isinstance(e, FastrlError): return e
         venv, lane, line = _sync_frame(e)
+        if isinstance(e, EnvOutputError):   # `pack` found a part of the lane's observation not of its space
+            at = self._at(lane or 0, reset)
+            space = self.observation_space.source if is_packed(self.observation_space) else self.observation_space
+            return UserCodeError(f"env {self.env_names[lane or 0]!r} (lane {lane or 0}) {at}: {e}; its observations "
+                                 f"must be in {space}")
         bad = None if venv is None else _bad_observation(venv)
         if bad is not None: lane = bad[0]
         who = f"env {self.env_names[lane if lane is not None else 0]!r}" + (f" (lane {lane})" if lane is not None else '')
@@ -215,16 +343,20 @@ class GymStepper(Pipe):
         t, state = 0, torch.from_numpy(self.obs)
         while self.n is None or t < self.n:
             action = self.act(state)
-            try: obs, rew, term, trunc, info = self.env.step(action)
+            try:
+                with _quiet_workers(self.env): obs, rew, term, trunc, info = self.env.step(action)
             except Exception as e: raise self._failed(e) from None
             self.env_steps += self.num_envs
             obs = obs.copy()   # the env's own buffer (copy=False); rewards and flags come as fresh arrays
             done = term | trunc
+            if self._lanes_checked: self._check_lanes(done, info)
             lost = _life_lost(info, done)
-            nmask = _mask(info, self._n_actions)   # the new observations' (a reset's, where a lane ended)
+            # the new observations' (a reset's, where a lane ended)
+            nmask = self._read_mask(info, lambda i: 'on reset' if done[i] else self._at(i))
             next_mask = nmask
             if nmask is not None and 'final_info' in info and np.count_nonzero(done):
-                fm = _mask(info['final_info'], self._n_actions)   # an ended lane's last observation's
+                # an ended lane's last observation's
+                fm = self._read_mask(info['final_info'], lambda i: f"{self._at(i)} (its episode's last)", done, term)
                 if fm is not None: next_mask = np.where(done[:, None], fm, nmask)
             next_obs = obs
             if 'final_obs' in info:  # CRITICAL: a finished lane's next_state is its final obs, not the reset obs

@@ -16,8 +16,9 @@ __all__ = ['merge_window', 'NStepper', 'NSkipper', 'FirstLastMerger']
 
 # %% ../../nbs/02b_envs.nstep.ipynb #cef73a87
 _FIRST = ('state', 'action', 'env_id', 'proc_id', 'step_n', 'episode_n', 'image', 'raw_action',
-          'agent_state')   # merged: the first step's
-_LAST = ('next_state', 'terminated', 'truncated', 'total_reward')                                # merged: last step's
+          'agent_state', 'action_mask')   # merged: the first step's (the mask of the actions valid in `state`)
+_LAST = ('next_state', 'terminated', 'truncated', 'total_reward', 'life_lost',
+         'next_action_mask')   # merged: the last step's
 
 def merge_window(w:SimpleStep, disc:Tensor)->SimpleStep:
     ("One transition per n-step window `w` ([W,n,...] fields): the first step's state and action, the last step's "
@@ -136,9 +137,11 @@ class NStepper(Pipe):
             ring.write(pos, step)
             merge = disc is not None and ring.np is not None   # merged from the ring's rows
             done = np.logical_or(step.terminated.numpy(), step.truncated.numpy())
-            # steps of the lane's episode so far, this one included; a step index of 0 starts over
-            # (an env reset by GymStepper(n=...))
-            ep_len = step.step_n.numpy(force=True) + 1 if step.step_n is not None else self.ep_len + 1
+            # CRITICAL: steps since the lane's last terminal, this one included. A lost life (Atari) is terminal for
+            # learning while `step_n` counts on, so the count is ours; a step index of 0 starts it over (an env reset
+            # by GymStepper(n=...))
+            ep_len = self.ep_len + 1
+            if step.step_n is not None: ep_len = np.minimum(ep_len, step.step_n.numpy(force=True) + 1)
             self.ep_len = np.where(done, 0, ep_len)
             fast = not done.any() and ep_len.min() >= n   # every lane completes one full window
             if fast and merge:

@@ -12,7 +12,8 @@ import gymnasium as gym
 from ..core import ConfigError
 
 # %% auto #0
-__all__ = ['PackedBox', 'is_packed', 'pack', 'unpack', 'PackObservation', 'packed_env', 'MaskFromObservation']
+__all__ = ['PackedBox', 'is_packed', 'EnvOutputError', 'value_problem', 'pack', 'unpack', 'PackObservation', 'packed_env',
+           'MaskFromObservation']
 
 # %% ../../nbs/02e_envs.packed.ipynb #b23417f0
 _DTYPES = {gym.spaces.Discrete: np.int64, gym.spaces.MultiDiscrete: np.int64, gym.spaces.MultiBinary: np.int8}
@@ -35,7 +36,8 @@ class PackedBox(gym.spaces.Box):
     def __init__(self, source:gym.spaces.Dict|gym.spaces.Tuple):
         layout, off = [], 0
         for path, s in _parts(source):
-            dt = np.dtype(_DTYPES.get(type(s), s.dtype))
+            # in this machine's byte order: a big-endian part ('>f4') is packed as the values it holds
+            dt = np.dtype(_DTYPES.get(type(s), s.dtype)).newbyteorder('=')
             shape = tuple(s.shape) if s.shape is not None else ()
             n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
             layout.append(('.'.join(path), s, off, n, dt, shape)); off += -(-n // 8) * 8   # parts start 8-aligned
@@ -49,16 +51,53 @@ class PackedBox(gym.spaces.Box):
 
 def is_packed(space)->bool: return isinstance(space, PackedBox)
 
+class EnvOutputError(ValueError):
+    ("What an env returned breaks the space it declares (a part, shape, dtype or range), so it would be read as something "
+     "else; `GymStepper` names the env, lane and step.")
+
+def _few(a)->str: return np.array2string(np.asarray(a).ravel()[:4], separator=', ', threshold=4)
+
+def value_problem(o, space)->str|None:
+    ("Why `o` is not an element of `space` (`Box`, `Discrete`, `MultiDiscrete`, `MultiBinary`) that fastrl can store "
+     "without changing it (its shape; numbers; whole numbers in range where the space holds integers), as a phrase "
+     "('shape (5,) where the space has (3,)'); `None` when it is one.")
+    if (type(o) is np.ndarray and o.dtype == space.dtype and o.shape == space.shape
+        and not isinstance(space, (gym.spaces.Discrete, gym.spaces.MultiDiscrete, gym.spaces.MultiBinary))):
+        return None   # the usual case, at the cost of three comparisons
+    if type(o) is int and isinstance(space, gym.spaces.Discrete):   # the usual label
+        return None if space.start <= o < space.start + space.n else f"the label {o} outside {space}"
+    try: a = np.asarray(o)
+    except Exception as e: return f"a value numpy cannot read as an array ({type(e).__name__})"
+    if a.dtype.kind not in 'biuf': return f"dtype {a.dtype} (not numbers)"
+    shape = tuple(space.shape) if space.shape is not None else ()
+    if a.shape != shape: return f"shape {a.shape} (its space has {shape})"
+    dt = np.dtype(_DTYPES.get(type(space), space.dtype))
+    if dt.kind in 'biu' and a.dtype != dt and a.size:
+        if a.dtype.kind == 'f' and not (np.isfinite(a).all() and (a == np.round(a)).all()):
+            return f"values {_few(a)} where the space holds whole numbers ({dt})"
+        lo, hi = (0, 1) if dt.kind == 'b' else (np.iinfo(dt).min, np.iinfo(dt).max)
+        if a.min() < lo or a.max() > hi: return f"values {_few(a)} outside {dt}'s range [{lo}, {hi}]"
+    if isinstance(space, gym.spaces.Discrete) and not space.start <= a <= space.start + space.n - 1:
+        return f"the label {a} outside {space}"
+    if isinstance(space, gym.spaces.MultiDiscrete) and ((a < space.start) | (a >= space.start + space.nvec)).any():
+        return f"labels {_few(a)} outside {space}"
+    if isinstance(space, gym.spaces.MultiBinary) and ((a != 0) & (a != 1)).any(): return f"values {_few(a)} not 0 or 1"
+    return None
+
 def pack(obs, space:PackedBox)->np.ndarray:
-    "The byte row of observation `obs` of `space.source`; a `ValueError` naming a float part that is not finite."
+    ("The byte row of observation `obs` of `space.source`; an `EnvOutputError` naming a part that is missing, not of "
+     "its space (`value_problem`: another shape, not numbers, labels out of range) or not finite.")
     out = np.zeros(space.shape[0], np.uint8)
     for key, s, off, n, dt, shape in space.layout:
         v = obs
         for k in key.split('.') if key else ():
-            v = v[k] if isinstance(v, dict) else v[int(k)]
+            try: v = v[k] if isinstance(v, dict) else v[int(k)]
+            except (KeyError, IndexError, TypeError, ValueError):
+                raise EnvOutputError(f"observation part {key!r} is missing (the env gave a {type(obs).__name__})") from None
+        if (p := value_problem(v, s)) is not None: raise EnvOutputError(f"observation part {key!r} has {p}")
         a = np.asarray(v, dtype=dt)
         if dt.kind == 'f' and not np.isfinite(a).all():
-            raise ValueError(f"observation part {key!r} is not finite (NaN/Inf): {a.ravel()[:4]}")
+            raise EnvOutputError(f"observation part {key!r} is not finite (NaN/Inf): {_few(a)}")
         out[off:off + n] = a.reshape(-1).view(np.uint8)
     return out
 
@@ -110,7 +149,9 @@ class MaskFromObservation(gym.Wrapper):
         self.observation_space = rest[self.single] if self.single is not None else gym.spaces.Dict(rest)
     def _split(self, obs:dict, info:dict)->tuple:
         obs = dict(obs)
-        info = {**info, 'action_mask': np.asarray(obs.pop(self.key)).astype(bool)}
+        if self.key not in obs: raise EnvOutputError(f"observation part {self.key!r} (the action mask) is missing")
+        # as given: `GymStepper` checks it (one bool or 0/1 per action) and names the lane and step where it is not
+        info = {**info, 'action_mask': np.asarray(obs.pop(self.key))}
         return (obs[self.single] if self.single is not None else obs), info
     def reset(self, **kwargs):
         return self._split(*self.env.reset(**kwargs))

@@ -5,7 +5,8 @@ written atomically and read back exactly."""
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #5bfac315
 from __future__ import annotations
-import os, random, shutil, warnings
+import hashlib, io, os, random, shutil, warnings
+from .integrity import seal_torch, check_torch, damaged
 from collections import deque
 from pathlib import Path, PurePath
 from types import SimpleNamespace, GeneratorType
@@ -26,7 +27,7 @@ from .config import as_env_fn, space_state
 __all__ = ['encode', 'decode', 'ReplayLog', 'record_for_replay', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats',
            'train_norm_stats', 'train_spaces', 'FrozenStats', 'with_norm_stats', 'not_state', 'CheckpointError',
            'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint',
-           'load_checkpoint']
+           'progress_upto', 'check_progress', 'load_checkpoint']
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #60b4baf6
 from gymnasium.wrappers.utils import RunningMeanStd
@@ -106,15 +107,26 @@ _ENV_SKIP = {'env', 'spec', 'metadata', '_metadata', '_cached_spec', '_saved_kwa
              'renderer', 'mujoco_renderer', 'model', 'data', '_previous_data'}
 
 class ReplayLog(gym.Wrapper):
-    ("An env lane whose state a checkpoint cannot hold as values (Box2D's world): records its layers' values before "
-     "this episode's reset, the reset's seed and the actions since, so `load_env_state` rebuilds it by replaying them.")
+    ("An env lane whose state a checkpoint cannot hold as values (Box2D's world, ALE's emulator): records its layers' "
+     "values before this episode's reset (and an emulator's state, its generator included), the reset's seed and the "
+     "actions since, so `load_env_state` rebuilds it by replaying them.")
     def __init__(self, env): super().__init__(env); self.start, self.actions = None, []
     def reset(self, *, seed=None, options=None):
         self.start, self.actions = {'layers': [_plain_attrs(l) for l in _layers(self.env)], 'seed': seed}, []
+        # CRITICAL: ALE's generator drives sticky actions and the start of a reset without a seed (every episode after
+        # the first): replayed from its state before the reset. (Its state alone is not enough: restored mid-episode,
+        # some of the screen stays the fresh emulator's, since the video chip's registers are not all in it)
+        if (a := _ale(self.env.unwrapped)) is not None:
+            self.start['ale'] = torch.frombuffer(bytearray(a.cloneState(include_rng=True).serialize()), dtype=torch.uint8)
         return self.env.reset(seed=seed, options=options)
     def step(self, action):
         self.actions.append(np.array(action, copy=True))
         return self.env.step(action)
+
+def _ale(env):
+    "The emulator of an ALE env (`env.unwrapped`), or None for other envs."
+    a = getattr(env, 'ale', None)
+    return a if hasattr(a, 'cloneState') and hasattr(a, 'restoreState') else None
 
 def _opaque(env)->list:
     "Attributes of `env`'s layers that a checkpoint cannot hold as values (`layer.name`)."
@@ -182,6 +194,9 @@ def load_env_state(venv, st:dict|None):
                 raise ValueError("The checkpoint replays this env's episode, but its lane keeps no log: call "
                                  "record_for_replay on the vector env before it steps.")
             for l,s in zip(_layers(e), rep['start']['layers']): _set_plain_attrs(l, s)
+            if (ale := rep['start'].get('ale')) is not None:
+                import ale_py
+                e.unwrapped.ale.restoreState(ale_py.ALEState(ale.numpy().tobytes()))
             e.reset(seed=rep['start']['seed'])
             for a in ([] if rep['actions'] is None else decode(rep['actions'])): e.step(a)
         ls = _layers(e)
@@ -394,11 +409,40 @@ def previous_path(path)->Path:
     path = Path(path); return path.with_name(f'{path.stem}.prev{path.suffix}')
 
 def save_checkpoint(obj, path, keep_previous:bool=False):
-    ("`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`); `keep_previous`: the replaced "
-     "file stays as `previous_path(path)`.")
-    atomic_write(path, lambda f: torch.save(obj, f), keep_previous=previous_path(path).name if keep_previous else None)
+    ("`torch.save(obj)` to `path` atomically (temporary file + fsync + `os.replace`), sealed with the checksum of its "
+     "bytes (`seal_torch`); `keep_previous`: the replaced file stays as `previous_path(path)`.")
+    buf = io.BytesIO(); torch.save(obj, buf)
+    raw = seal_torch(buf.getvalue())
+    atomic_write(path, raw, keep_previous=previous_path(path).name if keep_previous else None)
+
+def progress_upto(path, epoch:int)->str|None:
+    "Progress file `path`'s header and rows of epochs <= `epoch` (`None`: no file, or a row that is not one)."
+    try: lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError): return None
+    if not lines or 'Epoch' not in lines[0].split('\t'): return None
+    i = lines[0].split('\t').index('Epoch')
+    try: keep = [l for l in lines[1:] if float(l.split('\t')[i]) <= epoch]
+    except (ValueError, IndexError): return None
+    return '\n'.join([lines[0]] + keep) + '\n'
+
+def check_progress(run_dir, fname:str='progress.txt'):
+    ("A `DamagedFile` when the rows of `run_dir`'s progress file up to its checkpoint's epoch differ from the checksum "
+     "the checkpoint keeps of them (`progress_sha256`): what `plot`, `report` and `package` read is what the run wrote. "
+     "Not checked without a readable checkpoint, or with one of a fastrl that kept no checksum.")
+    run_dir = Path(run_dir); p = run_dir/fname
+    if not (run_dir/'checkpoint.pt').exists() or not p.exists(): return
+    try: ck = load_checkpoint(run_dir/'checkpoint.pt'); want, epoch = ck.get('progress_sha256'), ck['epoch']
+    except Exception: return   # the checkpoint itself is what `resume` refuses, naming it
+    if want is None: return
+    kept = progress_upto(p, epoch)
+    if kept is None or hashlib.sha256(kept.encode()).hexdigest() != want:
+        raise damaged(p, f"its rows up to epoch {epoch}", "it was damaged or edited since the run wrote it: restore it "
+                      "from a copy of the run folder, or leave this run out")
 
 def load_checkpoint(path, map_location='cpu'):
-    "Load a checkpoint written by `save_checkpoint` (weights only: tensors, numbers, strings, lists, dicts)."
-    return torch.load(path, map_location=map_location, weights_only=True)
+    ("Load a checkpoint written by `save_checkpoint` (weights only: tensors, numbers, strings, lists, dicts); a "
+     "`DamagedFile` when its bytes differ from its checksum (`check_torch`; a file of a fastrl that kept none loads as "
+     "before).")
+    raw = check_torch(Path(path).read_bytes(), path)
+    return torch.load(io.BytesIO(raw), map_location=map_location, weights_only=True)
 

@@ -6,20 +6,23 @@ what `to_json` records and `from_ref` rebuilds."""
 # %% ../../nbs/20a_experiments.config.ipynb #b0b51bc3
 from __future__ import annotations
 import functools, inspect, json, math, os, warnings, importlib
+from pathlib import Path
 import numpy as np
 import torch
 from torch import Tensor
 import gymnasium as gym
 from fastcore.all import L
-from ..core import ConfigError
-from ..envs.gym import GymTransformBlock
-from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS
+from ..core import ConfigError, FastrlError
+from .integrity import check_config
+from ..envs.gym import GymTransformBlock, env_build_error
+from ..envs.atari import is_ale_id, make_atari, ATARI_DEFAULTS, ATARI_ADDED
 from ..envs.packed import packed_env, MaskFromObservation
 from ..data.block import DataBlock
 
 # %% auto #0
 __all__ = ['NOT_SETTINGS', 'keep_keys', 'EnvFn', 'as_env_fn', 'env_spaces', 'env_dataloaders', 'space_state', 'space_from_state',
-           'SpacesEnv', 'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings']
+           'SpacesEnv', 'to_json', 'from_ref', 'read_config', 'settings_of', 'check_settings', 'recorded_modules',
+           'module_paths', 'add_module_paths', 'check_importable']
 
 # %% ../../nbs/20a_experiments.config.ipynb #6ce7c6e2
 from gymnasium.envs.registration import EnvSpec, WrapperSpec
@@ -111,7 +114,10 @@ def as_env_fn(env_fn, max_ep_len:int|None=None)->EnvFn:
 def env_spaces(env_fn)->tuple:
     ("`(observation_space, action_space, env name)` of the env `env_fn` builds (the env is closed again); entry "
      "functions size their models from it.")
-    env = env_fn(); spaces = env.observation_space, env.action_space
+    try: env = env_fn()
+    except FastrlError: raise
+    except Exception as e: raise env_build_error(getattr(env_fn, '__name__', 'env_fn'), e) from None
+    spaces = env.observation_space, env.action_space
     name = env.spec.id if env.spec is not None else 'the env'; env.close()
     return (*spaces, name)
 
@@ -240,10 +246,18 @@ def _checked_env_ref(r:dict)->dict:
                       f"{_REBUILD_HINT}.", stacklevel=3)
     return r
 
+def _recorded_kwargs(env_id:str, kwargs:dict)->dict:
+    ("The env keywords config.json records for `env_id`: for an `ALE/` id, also the parts of the preprocessing that "
+     "were added after runs first recorded their env (`ATARI_ADDED`), so that a run rebuilt without them is an old one.")
+    return ({k:ATARI_DEFAULTS[k] for k in ATARI_ADDED} | dict(kwargs)) if is_ale_id(env_id) else kwargs
+
 def to_json(o, path:tuple=(), refs:dict|None=None):
     ("`o` as JSON-serialisable values (readable strings for the rest); importable objects are recorded in `refs` by "
      "key path.")
     refs = {} if refs is None else refs
+    if path == ('env_fn',) and is_ale_id(o):   # an ALE id: with the parts of its preprocessing added since old runs
+        refs['env_fn'] = {'env_fn': o, 'id': True, 'kwargs': to_json(_recorded_kwargs(o, {}))}
+        return o
     if o is None or isinstance(o, (bool, int, str)): return o
     if isinstance(o, float): return o if math.isfinite(o) else str(o)
     if isinstance(o, (np.integer, np.floating, np.bool_)): return to_json(o.item(), path, refs)
@@ -254,7 +268,7 @@ def to_json(o, path:tuple=(), refs:dict|None=None):
     if isinstance(o, EnvFn):
         if isinstance(o.env, EnvSpec): r = dict(_spec_ref(o.env), kwargs=to_json(o.kwargs))
         # an id, also as 'module:EnvId'
-        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(o.kwargs)}
+        elif o.env_name is not None: r = {'env_fn': o.env_name, 'id': True, 'kwargs': to_json(_recorded_kwargs(o.env_name, o.kwargs))}
         elif (i := _importable(o.env)): r = {'env_fn': i}
         else: r = _registered_env(o.env) if path == ('env_fn',) else None
         if r: refs[':'.join(path)] = _checked_env_ref(dict(r, max_ep_len=o.max_ep_len))
@@ -289,7 +303,10 @@ def from_ref(ref):
         if 'spec' in ref: env = EnvSpec.from_json(json.dumps(ref['spec']))   # the env with its gymnasium wrappers
         # 'module:EnvId' or 'module:function'
         else: env = ref['env_fn'] if ref.get('id') or ':' not in ref['env_fn'] else from_ref(ref['env_fn'])
-        return EnvFn(env, ref.get('max_ep_len'), **ref.get('kwargs', {}))
+        kw = ref.get('kwargs', {})
+        # an ALE id recorded before a part of its preprocessing existed: the env its run trained in, without it
+        if is_ale_id(env): kw = ATARI_ADDED | kw
+        return EnvFn(env, ref.get('max_ep_len'), **kw)
     mod, name = _MOVED.get(ref, ref).split(':')
     obj = importlib.import_module(mod)
     for part in name.split('.'): obj = getattr(obj, part)
@@ -306,7 +323,7 @@ def read_config(folder)->dict:
     if not isinstance(cfg, dict):
         raise ConfigError(f"{p} is damaged ({'not JSON' if isinstance(cfg, Exception) else 'not a JSON object'}): "
                           "restore it from a copy of the run, or start the run again with --overwrite")
-    return cfg
+    return check_config(cfg, p)   # its values as the run wrote them (`__fastrl__.sha256`; an older run's has none)
 
 NOT_SETTINGS = ('epochs', 'logger_kwargs', 'env_fn', '__fastrl__', 'device', 'compile', 'cudagraphs')
 
@@ -325,5 +342,45 @@ def check_settings(recorded:str|None, settings:str, what:str):
     for k in sorted(set(was) | set(now)):
         if was.get(k) != now.get(k):
             raise ConfigError(f"config.json says {k}={now.get(k)!r}, but {what} was made with {k}={was.get(k)!r}: "
-                              "config.json was edited after the run started; restore that value (a changed "
+                              f"config.json was edited after the run started, or {what.split(' (')[0]} comes from "
+                              "another run; restore that value, or put back the run's own file (a changed "
                               "setting is a new run: start one with another --exp_name)")
+
+# %% ../../nbs/20a_experiments.config.ipynb #c121a5c8
+def recorded_modules(meta:dict)->list:
+    "The modules a run's `__fastrl__` record names: its entry (and the user's function that called it), ablations, refs."
+    refs = [r for r in meta.get('refs', {}).values()] + [r for r in (meta.get('launch') or {}).get('refs', {}).values()]
+    names = [meta.get('entry'), (meta.get('launch') or {}).get('entry'), *meta.get('imports', [])]
+    names += [r['env_fn'] if isinstance(r, dict) else r for r in refs if isinstance(r, (str, dict))]
+    return list(dict.fromkeys(n.partition(':')[0] for n in names if isinstance(n, str) and ':' in n))
+
+def module_paths(mods:list)->dict:
+    ("`{module: folder}`: the `sys.path` folder each of `mods` (imported here) came from, for the user's own modules "
+     "(not fastrl's, not installed packages).")
+    import sys
+    out = {}
+    for m in mods:
+        f = getattr(sys.modules.get(m), '__file__', None)
+        if not f or m.split('.')[0] == 'fastrl' or '-packages' in f or f.startswith(sys.base_prefix + os.sep): continue
+        root = Path(f).resolve().parent
+        for _ in range(m.count('.') + (Path(f).name == '__init__.py')): root = root.parent
+        out[m] = str(root)
+    return out
+
+def add_module_paths(paths:dict):
+    "Put on `sys.path` the recorded folder of each module of `paths` that does not import from here."
+    import sys, importlib.util
+    for m, d in paths.items():
+        try: found = importlib.util.find_spec(m) is not None
+        except (ImportError, ValueError): found = False
+        if not found and d not in sys.path and os.path.isdir(d): sys.path.append(d)
+
+def check_importable(mod:str, what:str, paths:dict):
+    "A one-line `ConfigError` when module `mod` (needed by `what`) does not import here, naming the folder it came from."
+    try: importlib.import_module(mod)
+    except ImportError as e:
+        d = paths.get(mod)
+        raise ConfigError(f"{what} needs module {mod!r}, which cannot be imported here ({e})"
+                          + (f"; it was imported from {d}: put it back there, run from the folder that holds it, or "
+                             "add that folder to PYTHONPATH" if d else ": run from the folder that holds it, or add "
+                             "that folder to PYTHONPATH")) from None

@@ -13,18 +13,22 @@ import gymnasium as gym
 from fastcore.all import L
 from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error, atomic_write
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
-from .launch import import_user_modules
+from .launch import launched_entry
 from ..envs.gym import GymStepper
+from ..envs.atari import is_ale_id
 from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
-from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of
+from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, env_spaces, as_env_fn
+from .sizes import check_sizes
+from .integrity import DamagedFile
 from .distributed import setup_distributed
 from .rundir import RunFolder
 from ..core import resolve_device
 from ..pipes.core import pipe_to_device
 from ..learner.device import compile_learner, compile_acting
 from ..core import dp_world
-from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink, WandbSink, WANDB_HINT,
+from .tracking import WandbSink, WANDB_HINT, WANDB_LOGIN, wandb_login, wandb_online
+from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
                                            save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
@@ -39,10 +43,10 @@ from .distributed import *
 from .sinks import *
 from .checkpoint import *
 from .guards import *
+from .rebuild import *
 
 # %% auto #0
-__all__ = ['EPOCH_HOOKS', 'CheckpointHook', 'check_sink_packages', 'epoch_hook', 'Experiment', 'is_env_id', 'rebuilt_config',
-           'call_from_config', 'resume', 'around_fit']
+__all__ = ['EPOCH_HOOKS', 'CheckpointHook', 'check_sink_packages', 'epoch_hook', 'Experiment', 'around_fit']
 
 # %% ../../nbs/20_experiments.core.ipynb #9fe55e09
 def _close_subprocess_envs(learner):
@@ -68,9 +72,12 @@ class CheckpointHook(LoggerBase):
 def check_sink_packages(tensorboard:bool=False, wandb:bool=False):
     "A one-line `ConfigError` when the package of a sink asked for is not installed."
     import importlib.util
-    for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install fastrl[tensorboard]'), (wandb, 'wandb', WANDB_HINT)):
+    for on, mod, hint in ((tensorboard, 'tensorboard', 'pip install tensorboard'), (wandb, 'wandb', WANDB_HINT)):
         if on and importlib.util.find_spec(mod) is None:
             raise ConfigError(f"{mod}=True (--{mod}) needs the `{mod}` package, which is not installed: {hint}")
+    if wandb and wandb_online() and not wandb_login():   # before anything is written, not a traceback in epoch 1
+        raise ConfigError(f"wandb=True (--wandb) logs online, and W&B has no login here (no WANDB_API_KEY, no "
+                          f"`wandb login`): {WANDB_LOGIN}")
 
 EPOCH_HOOKS = []   # `f(exp, epoch, test_return) -> str|None`: after each epoch (rank 0); a string stops the run, finished
 
@@ -138,6 +145,7 @@ class Experiment(RunFolder):
             self.device = torch.device('cuda', int(os.environ.get('LOCAL_RANK', '0')))
         self.rank = dp_world()[0]
         self.is_main = self.rank == 0
+        if not load_only: self._check_sizes()   # before the entry function builds anything: sizes this machine holds
         self.load_only,self.resume,self.itr,self.checkpoint = load_only,resume,itr,checkpoint
         self.keep_snapshots = keep_snapshots
         if output_dir is None: output_dir = f"/tmp/experiments/{int(time.time())}"
@@ -147,6 +155,8 @@ class Experiment(RunFolder):
         apply_numerics(self.threads)
         self.output_fname,self.overwrite = output_fname,overwrite
         self.entry = entry or _caller_entry()
+        self.launch = None if entry else launched_entry(self.entry)   # a user's own function that called this one
+        self.made_by = _caller_entry()   # the entry function that built this run: a checkpoint records it (`_check_same_run`)
         seed = self.config.get('seed', 0)
         self.seed = None if seed is None else int(seed) + 10_000*self.rank
         set_seed(self.seed)
@@ -162,6 +172,15 @@ class Experiment(RunFolder):
         self._loggers = None
         self.tensorboard,self.show = tensorboard,show
         self.time_offset, self.t0 = (self.ckpt['elapsed'] if self.ckpt else 0.), time.time()
+
+    def _check_sizes(self):
+        ("`check_sizes` of the run's arguments with the spaces of one env made from `env_fn` (an env that cannot be made "
+         "is left to the entry function, which says why in its own words).")
+        env_fn = self.config.get('env_fn')
+        if env_fn is None: return
+        try: obs, act, name = env_spaces(as_env_fn(env_fn, self.config.get('max_ep_len')))
+        except Exception: return
+        check_sizes(self.config, obs, act, self.device, self.world_size, name)
 
     def _compile_mode(self)->str|None:
         ("`torch.compile`'s mode for the entry function's `compile` / `cudagraphs` (None: eager); a one-line "
@@ -222,7 +241,8 @@ class Experiment(RunFolder):
         env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
         # fresh, reproducible test episodes each epoch
         test_seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
-        rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len)
+        rets, lens = run_test_episodes(self.agent, env_fn, self.num_test_episodes, test_seed, self.max_ep_len,
+                                       progress=f'epoch {epoch}' if self.show else None)   # a long phase is not silent
         self.test_return = float(np.mean(rets))   # what `best/`, early stopping and a tuner go by
         # rank 0 alone: no collective
         return stat_records('TestEpRet', rets, reduce=False) + [Record('TestEpLen', float(np.mean(lens)))]
@@ -265,12 +285,12 @@ class Experiment(RunFolder):
         if self.agent is None: return
         env_fn = with_norm_stats(self.test_env_fn or self.config.get('env_fn'), train_norm_stats(self.learner))
         seed = None if self.seed is None else 10_000 + 1000*self.seed + epoch
-        try: frames = episode_frames(self.agent, env_fn, seed, self.max_ep_len)
+        try: frames = iter_episode_frames(self.agent, env_fn, seed, self.max_ep_len)   # encoded as they come
         except (ValueError, NotImplementedError, ImportError, gym.error.Error) as e:   # no rgb_array frames, or no renderer
             why = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
             print(f"video_every: the env cannot render a video ({why}); this run records none", flush=True)
             self.video_every = 0; return
-        path = save_video(frames, self.output_dir/'videos'/f'epoch_{epoch}.mp4')
+        path = save_video(frames, self.output_dir/'videos'/f'epoch_{epoch}.mp4')   # memory flat, however long
         for s in self._loggers or ():
             if isinstance(s, WandbSink): s.log_video(path)   # at the epoch's TotalEnvInteracts
 
@@ -288,7 +308,7 @@ class Experiment(RunFolder):
     def _model_state(self, epoch:int)->dict:
         "What a saved model file holds: the models' state_dicts, the epoch, the env's statistics and spaces, settings."
         return {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
-                'settings': self.settings}
+                'settings': self.settings, 'run': self._run_identity()}
 
     def _model_extras(self)->dict:
         ("What a saved model keeps beside the weights: the training env's normalising statistics and its spaces "
@@ -311,6 +331,7 @@ class Experiment(RunFolder):
             p = self.output_dir/self.output_fname
             save_checkpoint({'epoch': epoch, 'elapsed': self.elapsed(), 'world_size': self.world_size, 'ranks': sts,
                              'settings': self.settings, 'best': self.best, 'stopped': self.stopped,
+                             'run': self._run_identity(),   # which run wrote it: another run's is refused, naming it
                              # what the progress file holds now: a resume checks its rows were kept as written
                              'progress_sha256': hashlib.sha256(p.read_bytes()).hexdigest() if p.exists() else None},
                             self.output_dir/'checkpoint.pt', keep_previous=True)
@@ -379,10 +400,16 @@ class Experiment(RunFolder):
             if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
         try: sd = load_checkpoint(p); sd['models']
         except Exception as e:
-            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; truncated or not a saved model): "
-                              f"`{resume_command(self.output_dir)} --epochs N` saves it again") from None
-        check_settings(sd.get('settings'), self.settings, f"its saved model {p.name}")
-        for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+            why = ('is damaged: its contents differ from the checksum written with it' if isinstance(e, DamagedFile) else
+                   f"cannot be read ({type(e).__name__}; truncated or not a saved model)")
+            raise ConfigError(f"{p} {why}: `{resume_command(self.output_dir)} --epochs N` saves it again") from None
+        self._check_same_run(sd, p, f"the saved model of epoch {sd['epoch']}")
+        try:
+            for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
+        except (RuntimeError, KeyError) as e:   # networks of other shapes: another env's (test_policy --env), another run's
+            raise ConfigError(f"{p} holds networks that do not fit this run's ({type(e).__name__}: "
+                              f"{str(e).strip().splitlines()[0][:200]}): it was saved by a run of other spaces or "
+                              "networks; replay it with the env and settings it was trained with") from None
         self.saved_epoch = sd['epoch']
         return self
 
@@ -391,63 +418,6 @@ class Experiment(RunFolder):
         "`progress.txt` as a pandas DataFrame."
         import pandas as pd
         return pd.read_table(self.output_dir/self.output_fname)
-
-# %% ../../nbs/20_experiments.core.ipynb #a9a00858
-def _set_path(d:dict, path:list, v):
-    for k in path[:-1]: d = d[int(k)] if isinstance(d, list) else d[k]
-    d[path[-1]] = v
-
-def is_env_id(s:str)->bool:
-    ("Whether config.json's string `s` is an env id an entry function takes (`'CartPole-v1'`, `'module:EnvId'`), not "
-     "the name of an object.")
-    return s in gym.registry or re.fullmatch(r'[\w.]+:[\w/.-]+', s) is not None
-
-def rebuilt_config(output_dir, overrides:dict)->tuple:
-    ("`(config, meta)`: `output_dir/config.json` with the objects it refers to rebuilt (an env id made into a factory), "
-     "except those `overrides` replace; `meta` its `__fastrl__` record.")
-    cfg = read_config(output_dir)
-    meta = cfg.pop('__fastrl__', {})
-    for path,ref in meta.get('refs', {}).items():
-        if path.split(':')[0] in overrides: continue   # e.g. env_fn=...: what config.json recorded is not needed
-        try: _set_path(cfg, path.split(':'), from_ref(ref))
-        except ConfigError: raise   # e.g. an env wrapper config.json cannot rebuild: one line saying what to do
-        except Exception as e: warnings.warn(f"config.json: cannot rebuild {path} from {ref}: {e}")
-    return cfg, meta
-
-def call_from_config(output_dir, logger_kwargs:dict, **overrides):
-    "Call the entry function recorded in `output_dir/config.json` with its arguments, `overrides` and `logger_kwargs`."
-    output_dir = Path(output_dir)
-    p = output_dir/'config.json'
-    meta = read_config(output_dir).get('__fastrl__', {})
-    entry = overrides.pop('entry', None) or meta.get('entry')
-    if entry is None: raise ValueError(f"{p} does not say which function made the run; pass entry=the function.")
-    import_user_modules(meta.get('imports', []), p)   # the user's ablations: registered when their module is imported
-    try: fn = from_ref(entry) if isinstance(entry, str) else entry
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"{p} says the run was made by {entry}, which cannot be imported here ({e}): "
-                          + ("it was a script's own function (__main__); pass entry=the function in Python"
-                             if entry.startswith('__main__:') else "run from the folder that holds its module, or add "
-                             "that folder to PYTHONPATH")) from None
-    params = inspect.signature(fn).parameters
-    if 'device' in overrides and 'device' not in params:
-        raise ConfigError(f"{entry} takes no device argument: it runs where it was written to run")
-    cfg = rebuilt_config(output_dir, overrides)[0]
-    kwargs = {k:v for k,v in cfg.items() if k in params}
-    kwargs.update({k:v for k,v in overrides.items()})
-    bad = [k for k,v in kwargs.items()
-           if k in ('env_fn', 'actor_critic') and isinstance(v, str) and not (k == 'env_fn' and is_env_id(v))]
-    if bad:
-        cli = ' (--env ENV_ID on the command line)' if bad[0] == 'env_fn' else ''
-        raise ConfigError(f"config.json cannot rebuild {', '.join(bad)} ({kwargs[bad[0]]!r}); pass {bad[0]}=...{cli}.")
-    lk = dict(kwargs.get('logger_kwargs') or {}, output_dir=str(output_dir), **logger_kwargs)
-    if 'exp_name' in cfg: lk.setdefault('exp_name', cfg['exp_name'])
-    kwargs['logger_kwargs'] = lk
-    return fn(**kwargs)
-
-def resume(output_dir, show:bool=True, **overrides):
-    ("Continue the run in `output_dir` from its last checkpoint (exactly, on CPU); `overrides` replace config values "
-     "that were not serialisable.")
-    return call_from_config(output_dir, dict(resume=True) if show else dict(resume=True, show=False), **overrides)
 
 # %% ../../nbs/20_experiments.core.ipynb #dee2ded8
 @contextlib.contextmanager

@@ -35,18 +35,37 @@ _RULES = {   # argument name -> (test, what it must be); the names of Spinning U
                                                           'target_kl')},
     **{k:('num', 0, None, 'a number >= 0') for k in ('act_noise', 'target_noise', 'noise_clip', 'damping_coeff')},
     'tau': ('num', 0, 1, 'a number in (0, 1]', True), 'backtrack_coeff': ('num', 0, 1, 'a number in (0, 1)', True),
+    **{k:('int', 1, None, 'an integer >= 1') for k in ('save_freq', 'seq_len')},
+    **{k:('num', 0, None, 'a number > 0', True) for k in ('adam_eps', 'max_grad_norm')},
+    **{k:('num', 0, None, 'a number >= 0') for k in ('ent_coef', 'vf_coef')},
+    **{k:('bool', None, None, 'True or False') for k in ('async_envs', 'double', 'dueling', 'categorical', 'joint',
+                                                         'joint_clip')},
+    **{k:('dict', None, None, "a dict of the network's keyword arguments") for k in ('ac_kwargs', 'q_kwargs')},
 }
-_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size')
+_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm')
 
 def _breaks(k:str, v)->str|None:
     "What argument `k` must be, if `v` breaks its rule."
     if v is None and k in _MAY_BE_NONE: return None
     if k == 'max_ep_len':
         return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
+    if k == 'seed':   # gymnasium refuses a negative seed (at the first reset, after the run folder is written)
+        return (None if v is None or isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v < 2**32
+                else 'an integer in [0, 2**32) (or None: unseeded)')
+    if k == 'alpha':   # SAC's temperature: fixed, or tuned from 'auto' (1) or 'auto_<initial value>'
+        what = "a number >= 0, 'auto' or 'auto_<initial value > 0>'"
+        if isinstance(v, str):
+            try: ok = v == 'auto' or (v.startswith('auto_') and math.isfinite(x := float(v[5:])) and x > 0)
+            except ValueError: ok = False
+            return None if ok else what
+        return (None if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+                and math.isfinite(v) and v >= 0 else what)
     if k == 'gradient_steps':
         return (None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1)
                 else 'an integer >= 1, or -1')
     kind, lo, hi, what, *open_lo = _RULES[k]
+    if kind == 'bool': return None if isinstance(v, (bool, np.bool_)) else what
+    if kind == 'dict': return None if isinstance(v, dict) else what
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): return what
     if kind == 'int' and not isinstance(v, (int, np.integer)): return what
     if not math.isfinite(v) or v < lo or (open_lo and v == lo) or (hi is not None and v > hi): return what
@@ -56,7 +75,7 @@ def _breaks(k:str, v)->str|None:
 def check_args(config:dict):
     "Raise a `ConfigError` naming the first argument of `config` (an entry function's `locals()`) out of its range."
     for k,v in config.items():
-        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps'): continue
+        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
         what = _breaks(k, v)
         if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
 

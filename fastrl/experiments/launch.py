@@ -12,9 +12,10 @@ from .settings import (ACTIVATIONS, _cores, activation_by_name, activation_from_
                                          default_data_dir, make_env_fn, resolve_num_cpu, setup_logger_kwargs)
 
 # %% auto #0
-__all__ = ['NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env', 'torchrun',
-           'thunk_spec', 'import_user_modules', 'run_spec', 'run_logger_kwargs', 'call_experiment', 'variant_threads',
-           'init_worker', 'one_line_errors', 'run_variant', 'last_line', 'run_variants']
+__all__ = ['LAUNCHED', 'NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env',
+           'torchrun', 'thunk_spec', 'import_user_modules', 'launched_entry', 'run_spec', 'run_logger_kwargs',
+           'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors', 'run_variant', 'last_line',
+           'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -127,14 +128,29 @@ def import_user_modules(mods:list, what:str):
                               "process cannot import: define them in a module, launch the run with it (python -m "
                               "fastrl.run MODULE:ALGO) and train it again")
         try: importlib.import_module(m)
-        except ImportError as e:
+        except Exception as e:   # not found, or it raises (a syntax error): one line naming the module and the error
+            e = f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
             raise ConfigError(f"{what}: the run used ablations of module {m!r}, which cannot be imported here ({e}): "
                               f"run from the folder that holds {m.replace('.', '/')}.py, or add it to PYTHONPATH") from None
 
+LAUNCHED = []   # (function, kwargs) the command line called, while it runs: `Experiment` records a user's own
+
+def launched_entry(entry:str|None)->dict|None:
+    ("`{'entry': 'module:function', 'kwargs': ...}` of the function the command line called, when it is not `entry` "
+     "(a user's own function that calls an algorithm): `resume` and `test_policy` call it again; else None.")
+    if not LAUNCHED or entry is None: return None
+    fn, kw = LAUNCHED[-1]
+    try: ref = fn_ref(fn)
+    except ValueError: return None   # a script's own function: nothing another process can import
+    return None if ref == entry else {'entry': ref, 'kwargs': kw}
+
 def _call(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int=1):
     "Run one experiment in this process, or under torchrun in `num_cpu` processes."
-    if num_cpu > 1 and 'WORLD_SIZE' not in os.environ: _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
-    else: thunk(**_with_env_fn(kwargs), logger_kwargs=logger_kwargs)
+    if num_cpu > 1 and 'WORLD_SIZE' not in os.environ: return _launch_torchrun(thunk, kwargs, logger_kwargs, num_cpu)
+    kw = _with_env_fn(kwargs)
+    LAUNCHED.append((thunk, kw))
+    try: thunk(**kw, logger_kwargs=logger_kwargs)
+    finally: LAUNCHED.pop()
 
 def run_spec(fn:str):
     ("Worker side of `_launch_torchrun` and of a parallel grid: run the variant described in JSON file `fn` "
@@ -272,7 +288,7 @@ def _ray_map(jobs:list, address, num_cpu:int, report):
     from fastrl.core import ConfigError
     try: import ray
     except ImportError:
-        raise ConfigError("ray=... (--ray) needs the ray package: pip install 'fastrl[ray]'") from None
+        raise ConfigError("ray=... (--ray) needs the ray package: pip install ray") from None
     ray.init(address=None if address is True else address, include_dashboard=False, log_to_driver=False,
              logging_level='ERROR', runtime_env=dict(env_vars=dict(PYTHONPATH=child_env()['PYTHONPATH'])))
     try:

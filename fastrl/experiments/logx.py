@@ -19,9 +19,10 @@ from .config import space_state
 from .core import Experiment, _caller_entry
 from ..core import dp_world
 from .sinks import NOT_COLUMNS, column_value, _fmt, _reduce_stats
+from .guards import resume_command
 
 # %% auto #0
-__all__ = ['mpi_statistics_scalar', 'Logger', 'EpochLogger', 'StoreRecords']
+__all__ = ['mpi_statistics_scalar', 'interrupted_note', 'Logger', 'EpochLogger', 'StoreRecords']
 
 # %% ../../nbs/20g_experiments.logx.ipynb #5a4f069b
 def _ranks_sum(v:float)->float:
@@ -73,6 +74,10 @@ class _LoggerRun(Experiment):
 
 # %% ../../nbs/20g_experiments.logx.ipynb #7ede2fba
 _HOLDERS = {}   # run folder -> the logger of this process that holds its lock
+
+def interrupted_note()->str|None:
+    "Where Ctrl-C stopped the run a logger of this process holds, and what is kept (`fastrl.run` says it); None: none."
+    return next((lg.interrupted() for lg in _HOLDERS.values()), None)
 _OPTIONS = ('tensorboard', 'show', 'resume', 'checkpoint', 'keep_snapshots', 'overwrite', 'threads')
 
 def _cell(v)->str:
@@ -106,6 +111,7 @@ class Logger:
         self.output_fname, self.exp_name, self.options = output_fname, exp_name, options
         self.run, self.module, self.state, self.headers, self.row = None, None, None, None, {}
         self.rows, self.restored, self._module_saved, self._checked = 0, False, False, {}
+        self.saved = 0   # the epoch of the last checkpoint written
 
     @property
     def epoch(self)->int:
@@ -164,7 +170,7 @@ class Logger:
             if not self.rows: atomic_write(p, '\t'.join(self.headers) + '\n')
             append_line(p, '\t'.join(_cell(row[k]) if k in row else 'nan' for k in self.headers))
         self.rows += 1
-        if self.state is not None and self.run.checkpoint: self.run.save_checkpoint(self.rows)
+        if self.state is not None and self.run.checkpoint: self.run.save_checkpoint(self.rows); self.saved = self.rows
         if self.rows == self.run.config.get('epochs'): self.close()   # the run is over: its folder is free
 
     def _print(self, row:dict):
@@ -242,6 +248,15 @@ class Logger:
             else: out[k] = pickle.loads(data.numpy().tobytes())
         set_rng_state(st['rng'])
         return out
+
+    def interrupted(self)->str:
+        "What Ctrl-C in the algorithm's loop leaves: the epoch it stopped in, and what is kept on disk."
+        d, ep = self.output_dir, self.rows + 1
+        if self.saved and self.run is not None:
+            return (f"in epoch {ep} of {d}: epoch {self.saved} is the last saved; continue with "
+                    f"`{resume_command(d)}`")
+        if self.rows: return f"in epoch {ep} of {d}: {self.rows} rows logged, no checkpoint (logger.save_state saves one)"
+        return f"in epoch 1 of {d}: no epoch was logged"
 
     def close(self):
         "Release the run folder (done by the last row of `epochs` rows, and at exit)."

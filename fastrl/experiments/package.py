@@ -4,13 +4,13 @@
 
 # %% ../../nbs/23c_experiments.package.ipynb #bbccb5b2
 from __future__ import annotations
-import contextlib, inspect, io, json, os, shutil, tempfile
+import contextlib, inspect, io, json, os, shutil, sys, tempfile
 from pathlib import Path
 import numpy as np
 from ..core import ConfigError
 
 # %% auto #0
-__all__ = ['package', 'model_card', 'main']
+__all__ = ['fastrl_wheel', 'package', 'model_card', 'main']
 
 # %% ../../nbs/23c_experiments.package.ipynb #acff951d
 def _versions()->dict:
@@ -34,6 +34,42 @@ def _settings(cfg:dict)->dict:
         d = ps[k].default if k in ps else inspect.Parameter.empty
         if callable(d): d = f'{d.__module__}.{d.__qualname__}'   # config.json names a class by its path
         if d is inspect.Parameter.empty or json.dumps(d, default=str) != json.dumps(v, default=str): out[k] = v
+    return out
+
+def _requirements()->list:
+    ("The core dependencies of the fastrl running here: its checkout's `pyproject.toml`, else its installed metadata "
+     "(extras left out).")
+    import re
+    root = Path(sys.modules['fastrl'].__file__).resolve().parent.parent   # the package itself: no import of the facade
+    try:
+        import tomllib
+        return list(tomllib.loads((root/'pyproject.toml').read_text())['project']['dependencies'])
+    except (ImportError, OSError, KeyError, ValueError): pass
+    from importlib.metadata import requires, PackageNotFoundError
+    try: return [r for r in requires('fastrl') or [] if not re.search(r';.*extra\s*==', r)]
+    except PackageNotFoundError: return []
+
+def fastrl_wheel(dest)->Path:
+    ("A wheel of the fastrl running here (its modules as they are, its dependencies) written into folder `dest`: "
+     "installable without the project's checkout, and never mistaken for the unrelated `fastrl` on PyPI.")
+    import base64, hashlib, zipfile
+    pkg = sys.modules['fastrl']   # imported already (this module is in it): no import of the facade above every layer
+    src, ver = Path(pkg.__file__).resolve().parent, pkg.__version__
+    info = f'fastrl-{ver}.dist-info'
+    files = {f'fastrl/{p.relative_to(src).as_posix()}': p.read_bytes() for p in sorted(src.rglob('*'))
+             if p.is_file() and '__pycache__' not in p.parts and p.suffix != '.pyc'}
+    meta = [f'Metadata-Version: 2.1', 'Name: fastrl', f'Version: {ver}',
+            'Summary: Deep reinforcement learning as composable IterDataPipes (the code that made this run)',
+            'Requires-Python: >=3.10', *(f'Requires-Dist: {r}' for r in _requirements())]
+    files[f'{info}/METADATA'] = ('\n'.join(meta) + '\n').encode()
+    files[f'{info}/WHEEL'] = b'Wheel-Version: 1.0\nGenerator: fastrl package\nRoot-Is-Purelib: true\nTag: py3-none-any\n'
+    files[f'{info}/entry_points.txt'] = b'[console_scripts]\nfastrl = fastrl.run:main\n'
+    digest = lambda b: base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()
+    record = ''.join(f'{n},sha256={digest(b)},{len(b)}\n' for n, b in files.items()) + f'{info}/RECORD,,\n'
+    files[f'{info}/RECORD'] = record.encode()
+    out = Path(dest)/f'fastrl-{ver}-py3-none-any.whl'
+    with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+        for n, b in files.items(): z.writestr(n, b)
     return out
 
 def _env_name(cfg:dict)->str:
@@ -77,6 +113,8 @@ def package(run_dir, # Output folder of a run
             from fastrl.experiments.plot import _check_rows
             try:
                 _check_rows(run_dir/'progress.txt')
+                from fastrl.experiments.checkpoint import check_progress
+                check_progress(run_dir)   # its rows as the run wrote them: a `DamagedFile` (one line) otherwise
                 progress = pd.read_table(run_dir/'progress.txt')
             except (ValueError, pd.errors.EmptyDataError) as e:
                 raise ConfigError(f"{run_dir/'progress.txt'} cannot be read ({e}): restore it, or move it away to "
@@ -85,10 +123,13 @@ def package(run_dir, # Output folder of a run
         pol = Policy.load(run_dir, itr)
         exported = []
         if not pol.recurrent:
-            pol.export(tmp/'policy.pt'); exported.append('policy.pt')
-            try: import onnx  # noqa: F401
-            except ImportError: pass
-            else: pol.export(tmp/'policy.onnx'); exported.append('policy.onnx')
+            try:
+                pol.export(tmp/'policy.pt'); exported.append('policy.pt')
+                try: import onnx  # noqa: F401
+                except ImportError: pass
+                else: pol.export(tmp/'policy.onnx'); exported.append('policy.onnx')
+            except ConfigError as e:   # e.g. a Dict observation: the package goes on without the exported files
+                print(f"package: {e}; the package has no policy.pt or policy.onnx", file=sys.stderr)
         env_name, algo = _env_name(cfg), ((cfg.get('__fastrl__') or {}).get('entry') or '?').split(':')[-1]
         curve = progress is not None and len(progress) > 0
         if curve: learning_curve(progress, tmp/'learning_curve.png', f'{algo} on {env_name}')
@@ -106,9 +147,13 @@ def package(run_dir, # Output folder of a run
                         clip = run_policy(venv, vact, num_episodes=1, render=True, video_path=tmp/'episode.mp4', seed=seed)[2]
                 except Exception: clip = None
                 finally: venv.close()
-        versions = _versions()
-        req = [f'{k}=={v}' for k, v in versions.items()] + (['onnxruntime'] if 'policy.onnx' in exported else [])
-        (tmp/'requirements.txt').write_text('\n'.join(req) + '\n')
+        # this fastrl as a wheel beside the model: `fastrl==VERSION` would install the unrelated `fastrl` on PyPI
+        wheel = fastrl_wheel(tmp)
+        req = ([f'./{wheel.name}'] + [f'{k}=={v}' for k, v in _versions().items() if k != 'fastrl']
+               + (['onnxruntime'] if 'policy.onnx' in exported else []))
+        (tmp/'requirements.txt').write_text("# this fastrl (the `fastrl` on PyPI is another project) and the versions that "
+                                            "made the run: pip install -r requirements.txt, from this folder\n"
+                                            + '\n'.join(req) + '\n')
         card = model_card(cfg, algo, env_name, rets, lens, progress, itr, pol.epoch, exported,
                           clip.name if clip else None, curve, req)
         (tmp/'README.md').write_text(card)
@@ -149,7 +194,9 @@ def model_card(cfg:dict, algo:str, env_name:str, rets:list, lens:list, progress,
                   '```', '']
     lines += ['With fastrl, this folder is a run folder (`config.json`, `pyt_save/model.pt`):', '', '```bash',
               'fastrl test_policy THIS_FOLDER -d -n 10', '```', '',
-              '## Requirements', '', '```', *requirements, '```', '']
+              '## Requirements', '', 'From this folder (the fastrl that made the run is the wheel here; the `fastrl` on '
+              'PyPI is another project):', '', '```bash', 'pip install -r requirements.txt', '```', '', '```',
+              *requirements, '```', '']
     return '\n'.join(lines)
 
 # %% ../../nbs/23c_experiments.package.ipynb #81b92e74

@@ -45,6 +45,9 @@ def get_datasets(logdir:str, condition:str=None, units:dict=None)->list:
         cond1 = condition or exp_name or 'exp'
         unit = units[cond1] = units.get(cond1, -1) + 1
         _check_rows(osp.join(root, 'progress.txt'))
+        if osp.exists(osp.join(root, 'checkpoint.pt')):   # its rows as the run wrote them (the checkpoint's checksum)
+            from fastrl.experiments.checkpoint import check_progress
+            check_progress(root)
         try: df = pd.read_table(osp.join(root, 'progress.txt'))
         except pd.errors.EmptyDataError: continue
         if df.empty: continue

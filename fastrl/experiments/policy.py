@@ -111,9 +111,18 @@ class _Traced(nn.Module):
         if policy.normaliser is not None: self.norm = policy.normaliser
     def forward(self, obs:Tensor)->Tensor: return self.policy.act(obs)
 
+def _sampling_space(policy:Policy)->gym.Space:
+    ("The space to draw example observations from: the rebuilt env's own (a `Dict` or `Tuple` observation's packed "
+     "rows: valid labels and floats, not random bytes), else the saved model's.")
+    try:
+        from fastrl.experiments.config import as_env_fn
+        env = as_env_fn(policy.get_action.exp.config['env_fn'])(); s = env.observation_space; env.close()
+        if tuple(s.shape or ()) == tuple(policy.observation_space.shape or ()): return s
+    except Exception: pass   # no env to rebuild here: the saved space
+    return policy.observation_space
+
 def _example(space:gym.Space, n:int=4)->Tensor:
-    "`n` observations of `space` as one batch, seeded."
-    space = gym.spaces.utils.flatten_space(space) if not isinstance(space, (gym.spaces.Box, gym.spaces.Discrete)) else space
+    "`n` observations of `space` as one batch, seeded (as the env gives them: a `MultiDiscrete` as its labels)."
     space.seed(0)
     return torch.as_tensor(np.stack([space.sample() for _ in range(n)]))
 
@@ -141,16 +150,27 @@ def export_policy(policy:Policy, path, format:str|None=None)->Path:
         raise ConfigError(f"export: the saved model of {policy.run_dir} records no observation space to trace with")
     if fmt == 'onnx':
         try: import onnx  # noqa: F401  (torch's exporter needs it)
-        except ImportError: raise ConfigError("export to .onnx needs onnx: pip install fastrl[export]") from None
-    x = _example(policy.observation_space)
-    # frozen: the weights become constants of the graph (its outputs need no grad, and it loads without fastrl)
-    traced = torch.jit.freeze(torch.jit.trace(_Traced(policy).eval(), x, check_trace=False))
-    if fmt == 'torchscript': _write(path, lambda f: torch.jit.save(traced, f))
-    else:
-        with warnings.catch_warnings():   # the TorchScript exporter's notes on a frozen module's signature
-            warnings.simplefilter('ignore')
-            _write(path, lambda f: torch.onnx.export(traced, (x,), f, input_names=['obs'], output_names=['action'],
-                                                     dynamic_axes={'obs': {0: 'batch'}, 'action': {0: 'batch'}}, dynamo=False))
+        except ImportError: raise ConfigError("export to .onnx needs onnx: pip install onnx onnxruntime onnxscript") from None
+    space = _sampling_space(policy)
+    if getattr(space, 'layout', None) is not None:   # a `PackedBox`: decoded by reinterpreting bytes, which a trace cannot hold
+        raise ConfigError(f"export: the policy of {policy.run_dir} observes a {type(space.source).__name__}, packed into "
+                          "byte rows (fastrl.envs.packed) that TorchScript and ONNX cannot decode; play it with "
+                          "Policy.predict or load_policy")
+    x = _example(space)
+    try:
+        # frozen: the weights become constants of the graph (its outputs need no grad, and it loads without fastrl)
+        traced = torch.jit.freeze(torch.jit.trace(_Traced(policy).eval(), x, check_trace=False))
+        if fmt == 'torchscript': _write(path, lambda f: torch.jit.save(traced, f))
+        else:
+            with warnings.catch_warnings():   # the TorchScript exporter's notes on a frozen module's signature
+                warnings.simplefilter('ignore')
+                _write(path, lambda f: torch.onnx.export(traced, (x,), f, input_names=['obs'], output_names=['action'],
+                                                         dynamic_axes={'obs': {0: 'batch'}, 'action': {0: 'batch'}},
+                                                         dynamo=False))
+    except (RuntimeError, ValueError, TypeError, torch.onnx.errors.OnnxExporterError) as e:   # nothing is written
+        why = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        raise ConfigError(f"export: the policy of {policy.run_dir} ({policy.observation_space}) cannot be written as "
+                          f"{fmt} ({type(e).__name__}: {why}); play it with load_policy") from None
     return path
 
 Policy.export = lambda self, path, format=None: export_policy(self, path, format)

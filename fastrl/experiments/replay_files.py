@@ -4,12 +4,13 @@
 
 # %% ../../nbs/20i_experiments.replay_files.ipynb #54a32cce
 from __future__ import annotations
-import contextlib, os, shutil
+import contextlib, hashlib, io, os, shutil
 from pathlib import Path
 import numpy as np
 import torch
 from torch import Tensor
-from ..core import WriteFailed, _phase
+from ..core import WriteFailed, _phase, write_failed
+from .integrity import damaged
 
 # %% auto #0
 __all__ = ['write_rows', 'read_rows', 'segments', 'ReplayFiles', 'replay_files', 'active_files']
@@ -21,40 +22,55 @@ def _raw(t:Tensor)->Tensor:
     "`t` viewed with a dtype numpy has (bfloat16 as int16), same bytes."
     return t.view(torch.int16) if t.dtype == torch.bfloat16 else t
 
-def write_rows(path:Path, t:Tensor):
+def write_rows(path:Path, t:Tensor)->str:
     ("Write rows `t` as a `.npy` file from their memory (contiguous CPU rows are not copied; accelerator rows go "
-     "through the host by blocks), synced to disk.")
+     "through the host by blocks), synced to disk; returns the SHA-256 of the file's bytes (its checksum).")
     t = _raw(t)
     dt = torch.empty(0, dtype=t.dtype).numpy().dtype
     hdr = {'descr': np.lib.format.dtype_to_descr(dt), 'fortran_order': False, 'shape': tuple(t.shape)}
+    h, head = hashlib.sha256(), io.BytesIO()
+    np.lib.format.write_array_header_2_0(head, hdr)
     with open(path, 'wb') as f:
-        np.lib.format.write_array_header_2_0(f, hdr)
-        if t.device.type == 'cpu' and t.is_contiguous(): t.numpy().tofile(f)
+        f.write(head.getvalue()); h.update(head.getvalue())
+        if t.device.type == 'cpu' and t.is_contiguous(): a = t.numpy(); h.update(a); a.tofile(f)
         else:
             step = max(1, _BLOCK // max(1, t[:1].nbytes))
-            for i in range(0, len(t), step): t[i:i+step].contiguous().cpu().numpy().tofile(f)
+            for i in range(0, len(t), step): a = t[i:i+step].contiguous().cpu().numpy(); h.update(a); a.tofile(f)
         f.flush(); os.fsync(f.fileno())
+    return h.hexdigest()
 
-def read_rows(path:Path, out:Tensor):
-    "Read a `write_rows` file into `out` (its shape and dtype), in place; a `ValueError` naming a file that differs."
+def read_rows(path:Path, out:Tensor, sha256:str|None=None):
+    ("Read a `write_rows` file into `out` (its shape and dtype), in place; a `ValueError` naming a file that differs, "
+     "and a `DamagedFile` when its bytes differ from checksum `sha256` (`None`: a chunk of a fastrl that kept none).")
     raw = _raw(out)
+    h = hashlib.sha256()
     with open(path, 'rb') as f:
         try:
             if np.lib.format.read_magic(f) != (2, 0): raise ValueError("not format 2.0")
             shape, _, dt = np.lib.format.read_array_header_2_0(f)
-        except ValueError as e: raise ValueError(f"{path} is not a replay file ({e}): it was damaged") from None
+        except Exception as e:   # numpy's parser of a damaged header raises ValueError, SyntaxError, tokenize.TokenError...
+            if sha256 is not None: raise damaged(path, 'its header', _REPLAY_ADVICE) from None
+            raise ValueError(f"{path} is not a replay file ({type(e).__name__}): it was damaged") from None
+        n = f.tell(); f.seek(0); h.update(f.read(n))
         want = torch.empty(0, dtype=raw.dtype).numpy().dtype
         if tuple(shape) != tuple(out.shape) or dt != want:
             raise ValueError(f"{path} holds {dt}{list(shape)}, the replay expects {want}{list(out.shape)}")
         if out.device.type == 'cpu' and out.is_contiguous():
             mv = memoryview(raw.numpy()).cast('B')
             if f.readinto(mv) != len(mv): raise ValueError(f"{path} is truncated")
+            h.update(mv)
         else:
             step = max(1, _BLOCK // max(1, raw[:1].nbytes))
             for i in range(0, len(raw), step):
                 blk = np.fromfile(f, dtype=dt, count=int(np.prod(raw[i:i+step].shape)))
                 if blk.size != raw[i:i+step].numel(): raise ValueError(f"{path} is truncated")
+                h.update(blk)
                 raw[i:i+step].copy_(torch.from_numpy(blk).view(raw[i:i+step].shape))
+        if f.read(1): raise ValueError(f"{path} holds more bytes than its rows: it was damaged")
+    if sha256 is not None and h.hexdigest() != sha256: raise damaged(path, advice=_REPLAY_ADVICE)
+
+_REPLAY_ADVICE = ("the replay cannot be resumed from it: restore the run folder from a copy, or train again in a new folder "
+                  "(another --exp_name); its saved model still replays (test_policy)")
 
 # %% ../../nbs/20i_experiments.replay_files.ipynb #ff63d173
 def segments(start:int, n:int, cap:int)->list:
@@ -77,22 +93,25 @@ class ReplayFiles:
         name = f'{self._next:08d}'; self._next += 1
         return name
 
-    def _write_chunk(self, rings:dict, segs:dict)->str:
-        "One chunk folder holding `segs[ring]` of each ring, written under a temporary name then renamed."
+    def _write_chunk(self, rings:dict, segs:dict)->tuple:
+        ("One chunk folder holding `segs[ring]` of each ring, written under a temporary name then renamed: `(its name, "
+         "{ring: {file name: SHA-256}})`, the checksums the checkpoint lists.")
         name = self._new_name(); tmp = self.dir/f'.{name}.tmp'
+        sums = {ring: {} for ring in segs}
         try:
             shutil.rmtree(tmp, ignore_errors=True); tmp.mkdir(parents=True)
             _phase(self.dir/name, 'write')
             for ring, ss in segs.items():
                 buf = rings[ring][0]
                 for i,(p,n) in enumerate(ss):
-                    for k,b in buf.items(): write_rows(tmp/f'{ring}.{k}.{i}.npy', b[p:p+n])
+                    for k,b in buf.items():
+                        f = f'{ring}.{k}.{i}.npy'; sums[ring][f] = write_rows(tmp/f, b[p:p+n])
             _phase(self.dir/name, 'rename')
             os.replace(tmp, self.dir/name)
         except OSError as e:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise WriteFailed(f"could not write the replay into {self.dir}: {e.strerror or e}") from None
-        return name
+            raise write_failed(e, tmp, f"the replay into {self.dir}") from None
+        return name, sums
 
     def save(self, o)->dict:
         ("The chunk list of storage `o` after writing the rows added since its last committed save (the whole "
@@ -106,9 +125,10 @@ class ReplayFiles:
                 segs[ring] = segments(0, min(count, cap), cap) if count else []; chunks = []
             else: segs[ring] = segments(last['count'], new, cap) if new else []; chunks = list(last['chunks'])
             plan[ring] = (count, cap, chunks)
-        name = self._write_chunk(rings, segs) if any(segs.values()) else None
+        name, sums = self._write_chunk(rings, segs) if any(segs.values()) else (None, {})
         out = {ring: {'count': count, 'cap': cap,
-                      'chunks': chunks + ([{'name': name, 'segs': segs[ring]}] if name and segs[ring] else [])}
+                      'chunks': chunks + ([{'name': name, 'segs': segs[ring], 'sha256': sums[ring]}]
+                                          if name and segs[ring] else [])}
                for ring,(count,cap,chunks) in plan.items()}
         self.pending.append((o, out))
         return out
@@ -125,7 +145,8 @@ class ReplayFiles:
                         if not f.exists():
                             raise ValueError(f"the checkpoint's replay file {f} is missing (the run folder was changed "
                                              "after the checkpoint was written): put it back, or start the run again")
-                        read_rows(f, b[p:p+n])
+                        # its checksum as the checkpoint lists it (a chunk of a fastrl that kept none: unchecked)
+                        read_rows(f, b[p:p+n], (c.get('sha256') or {}).get(f.name))
         o._saved = chunks
 
     def commit(self):

@@ -6,11 +6,13 @@ its lock, writing `config.json`, and checking a checkpoint and the progress rows
 # %% ../../nbs/20h_experiments.rundir.ipynb #fa5ed338
 from __future__ import annotations
 import hashlib, json, shlex, shutil, sys
+from pathlib import Path
 import torch
 from ..core import ConfigError, atomic_write, remove_stale_temporaries
 from ..pipes.ablations import aug_modules
-from .config import check_settings, from_ref, to_json
-from .checkpoint import load_checkpoint, previous_path
+from .config import check_settings, from_ref, module_paths, recorded_modules, to_json
+from .integrity import seal_config, DamagedFile
+from .checkpoint import load_checkpoint, previous_path, progress_upto
 from .settings import numerics
 from .guards import RunLock, refuse_existing_run, resume_command
 
@@ -35,14 +37,11 @@ class RunFolder:
                               "start it again with --overwrite")
         try: ck = load_checkpoint(p); ck['epoch']
         except Exception as e:
-            prev = previous_path(p)
-            try:
-                kept = (f"the previous checkpoint {prev.name} (epoch {load_checkpoint(prev)['epoch']}) is intact: "
-                        f"`mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again")
-            except Exception: kept = "no previous checkpoint is kept: start the run again with --overwrite"
-            raise ConfigError(f"{p} cannot be read ({type(e).__name__}; "
-                              f"truncated or not a checkpoint); {kept}") from None
-        check_settings(ck.get('settings'), self.settings, f"its checkpoint (epoch {ck['epoch']})")
+            why = ('is damaged: its contents differ from the checksum written with it' if isinstance(e, DamagedFile) else
+                   f"cannot be read ({type(e).__name__}; truncated or not a checkpoint)")
+            raise ConfigError(f"{p} {why}; {self._way_back(p)}") from None
+        try: self._check_same_run(ck, p, f"epoch {ck['epoch']}")
+        except ConfigError as e: raise ConfigError(f"{e}; {self._way_back(p)}") from None
         self._check_progress(ck)
         if ck.get('stopped'):   # early stopping ended it: finished, whatever its epochs
             st = ck['stopped']
@@ -55,16 +54,55 @@ class RunFolder:
                               f"`{resume_command(self.output_dir)} --epochs N` with N > {ck['epoch']}")
         return ck
 
+    def _way_back(self, p)->str:
+        ("What to do when checkpoint `p` cannot be used: put back the previous one where it is this run's and intact, "
+         "else train again elsewhere (a new folder keeps this one's saved model for test_policy).")
+        prev = previous_path(p)
+        try:
+            ck = load_checkpoint(prev); self._check_same_run(ck, prev, f"epoch {ck['epoch']}")
+            return (f"the previous checkpoint {prev.name} (epoch {ck['epoch']}) is intact: "
+                    f"`mv {shlex.quote(str(prev))} {shlex.quote(str(p))}`, then resume again")
+        except Exception:
+            return ("no intact previous checkpoint of this run is kept: its saved model still replays (test_policy); "
+                    "train again in a new folder (another --exp_name), or replace this run with --overwrite, which "
+                    "deletes its files")
+
+    def _run_identity(self)->dict:
+        ("What makes a checkpoint or saved model this run's: the entry function that built it, and its env's id (`None` "
+         "for an env made by a function: compared only as ids, as a replay may rebuild it another way).")
+        env = self.config.get('env_fn')
+        env = env if isinstance(env, str) else getattr(env, 'env_name', None)
+        return {'entry': getattr(self, 'made_by', None), 'env': env}
+
+    def _check_same_run(self, saved:dict, p, what:str):
+        ("A `ConfigError` naming file `p` (a checkpoint or saved model, of `what`, e.g. 'epoch 3') when it was written by "
+         "another run: another algorithm or env, or other settings. The file that differs is named: `p`, unless "
+         "config.json is the one changed, which its checksum tells (an older config.json without one: both named).")
+        p = Path(p); theirs, mine = saved.get('run') or {}, self._run_identity()
+        for k, name in (('entry', 'algorithm'), ('env', 'env')):
+            if k == 'env' and self.load_only: continue   # a policy may be replayed in another env (test_policy --env)
+            same = (lambda a, b: a.rpartition(':')[2] == b.rpartition(':')[2]) if k == 'entry' else (lambda a, b: a == b)
+            # an entry function by its name: a script's `__main__:fn` is `module:fn` when another process imports it
+            if theirs.get(k) is not None and mine.get(k) is not None and not same(theirs[k], mine[k]):
+                raise ConfigError(f"{p} ({what}) was written by a run of {name} {theirs[k]}, and this run is of "
+                                  f"{mine[k]}: {p.name} comes from another run; put this run's own "
+                                  f"{p.name} back, or replay that run from its own folder")
+        try: check_settings(saved.get('settings'), self.settings, f"{p.name} ({what})")
+        except ConfigError as e:
+            cfg = self.output_dir/'config.json'
+            try: sealed = 'sha256' in (json.loads(cfg.read_text()).get('__fastrl__') or {})
+            except (OSError, ValueError, AttributeError): sealed = False
+            if not sealed: raise   # config.json or the file changed: the message names both
+            was, now = json.loads(saved['settings']), json.loads(self.settings)
+            k = next(k for k in sorted(set(was) | set(now)) if was.get(k) != now.get(k))
+            was, now = was.get(k), now.get(k)
+            raise ConfigError(f"{p} ({what}) was written with {k}={was!r}, and this run's config.json (intact: its "
+                              f"checksum matches) has {k}={now!r}: {p.name} comes from another run; put this run's own "
+                              f"{p.name} back, or replay that run from its own folder") from None
+
     def _progress_upto(self, epoch:int)->str|None:
         "The progress file's header and rows of epochs <= `epoch` (`None`: no file, or a row that is not one)."
-        p = self.output_dir/self.output_fname
-        try: lines = p.read_text().splitlines()
-        except (OSError, UnicodeDecodeError): return None
-        if not lines or 'Epoch' not in lines[0].split('\t'): return None
-        i = lines[0].split('\t').index('Epoch')
-        try: keep = [l for l in lines[1:] if float(l.split('\t')[i]) <= epoch]
-        except (ValueError, IndexError): return None
-        return '\n'.join([lines[0]] + keep) + '\n'
+        return progress_upto(self.output_dir/self.output_fname, epoch)
 
     def _check_progress(self, ck:dict):
         ("A `ConfigError` when the progress file's rows up to the checkpoint's epoch are not the ones that were written "
@@ -137,6 +175,7 @@ class RunFolder:
         return {'__fastrl__': dict(meta, numerics=num)}
 
     def _write_json(self, cfg:dict):
+        cfg = seal_config(cfg)   # its checksum in it: `read_config` refuses it damaged or edited
         atomic_write(self.output_dir/'config.json', json.dumps(cfg, separators=(',', ':\t'), indent=4, sort_keys=True))
 
     def save_config(self):
@@ -150,8 +189,13 @@ class RunFolder:
         refs = {}
         out = to_json(cfg, refs=refs)
         if self.exp_name is not None: out['exp_name'] = self.exp_name
-        out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
-                             'imports': self._user_modules()}
+        meta = out['__fastrl__'] = {'entry': self.entry, 'refs': refs, 'numerics': numerics(self.threads, self.device),
+                                    'imports': self._user_modules()}
+        if getattr(self, 'launch', None):   # a user's own function called the entry function: replay through it
+            lrefs = {}
+            meta['launch'] = {'entry': self.launch['entry'], 'args': to_json(self.launch['kwargs'], refs=lrefs),
+                              'refs': lrefs}
+        if paths := module_paths(recorded_modules(meta)): meta['paths'] = paths
         self._write_json(out)
 
     def _user_modules(self)->list:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools, importlib, inspect, os, os.path as osp, time
 
 # %% auto #0
-__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'default_data_dir', 'user_setting', 'check_exp_name',
+__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'default_data_dir', 'user_setting', 'control_char', 'check_exp_name',
            'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'activation_by_name', 'as_activation',
            'check_early_stop', 'check_video_every', 'make_env_fn', 'check_env_kwargs', 'check_env_installed',
-           'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics',
-           'numerics']
+           'import_user_module', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads',
+           'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -43,14 +43,24 @@ def user_setting(name:str):
     from fastrl.core import ConfigError
     raise ConfigError(f"${name}={raw!r} is not {'1 or 0' if isinstance(default, bool) else 'a number >= 0'} ({what})")
 
+def control_char(s:str)->str|None:
+    ("The first character of `s` that is not printable text (a control, format, private-use or unassigned code point, "
+     "or a lone surrogate: bytes that are not UTF-8), as `U+XXXX`, else `None`: no name of a folder holds one.")
+    import unicodedata
+    c = next((c for c in s if unicodedata.category(c)[0] == 'C'), None)
+    return None if c is None else f"U+{ord(c):04X}"
+
 def check_exp_name(exp_name:str)->str:
     ("`exp_name` if it names a folder inside `data_dir`; else a `ConfigError` (no path separators, `..`, absolute "
-     "paths).")
+     "paths, control characters such as a newline).")
     from fastrl.core import ConfigError
     if (not isinstance(exp_name, str) or not exp_name.strip() or exp_name in ('.', '..') or '/' in exp_name
         or '\\' in exp_name or osp.isabs(exp_name) or '\0' in exp_name):
         raise ConfigError(f"exp_name {exp_name!r} must be a plain folder name inside data_dir (no '/', '..' or "
                           "absolute path); put the folder itself in --data_dir")
+    if (c := control_char(exp_name)) is not None:
+        raise ConfigError(f"exp_name {exp_name!r} holds the control character {c}, which a folder name cannot show: "
+                          "use letters, digits, '-', '_' and '.'")
     return exp_name
 
 def setup_logger_kwargs(
@@ -186,7 +196,20 @@ def check_env_installed(name:str)->str:
     except (gym.error.DependencyNotInstalled, ImportError) as e:
         raise ValueError(f"{name} needs a package that is not installed: {str(e).strip().splitlines()[0]}") from None
     except ConfigError: pass   # its observations as made bare (e.g. a Text key that --env_kwargs:obs_keys drops): the run checks them with the env's kwargs
+    except Exception: pass   # its constructor raised, made bare: the run makes it with its --env_kwargs and says why in one line
     return name
+
+def import_user_module(mod:str, what:str=''):
+    ("Module `mod` of the user's (`what` says whose it is, e.g. ' of environment ...'), imported; any failure to import "
+     "it (not found, a syntax error, an exception at its top level) is a one-line `ValueError` naming the module and "
+     "the first line of the error.")
+    try: return importlib.import_module(mod)
+    except Exception as e:
+        missing = isinstance(e, ModuleNotFoundError) and e.name is not None and (mod + '.').startswith(e.name + '.')
+        msg = (str(e).strip().splitlines() or [''])[0]
+        raise ValueError(f"cannot import module {mod!r}{what} ({type(e).__name__}: {msg}): "
+                         + ("is it on PYTHONPATH? (run from the folder that holds it, or add that folder to PYTHONPATH)"
+                            if missing else f"fix the error in {mod}")) from None
 
 def check_env_name(name:str)->str:
     ("`name` if gymnasium knows that environment id (`module:EnvId`: after importing `module`, as `gym.make` does), "
@@ -197,10 +220,7 @@ def check_env_name(name:str)->str:
     env_id = name
     if ':' in name:   # gymnasium's own form: importing the module registers its envs
         mod, _, env_id = name.partition(':')
-        try: importlib.import_module(mod)
-        except ImportError as e:
-            raise ValueError(f"cannot import module {mod!r} of environment {name!r} ({e}); "
-                             "is it on PYTHONPATH?") from None
+        import_user_module(mod, f" of environment {name!r}")
     ids = list(gym.envs.registry)
     if env_id in ids: return name
     close = difflib.get_close_matches(env_id, ids, n=5, cutoff=0.5) or sorted(ids)[:10]

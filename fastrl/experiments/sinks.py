@@ -5,7 +5,8 @@
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #5f721319
 from __future__ import annotations
-import json, math, os, time
+import json, math, os, sys, time
+import gymnasium as gym
 from typing import NamedTuple
 from pathlib import Path
 import numpy as np
@@ -23,10 +24,10 @@ from ..core import dp_world
 from ..loggers.core import retitle   # re-exported (_all_)
 
 # %% auto #0
-__all__ = ['DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'WANDB_HINT', 'stat_records', 'EpochStats', 'run_test_episodes',
-           'episode_frames', 'spread_columns', 'spinup_columns', 'declared_titles', 'column_value', 'host_floats',
-           'diag_value', 'Spread', 'EpochAccumulator', 'diag_spread', 'SpinupTable', 'ProgressFile', 'TensorBoardSink',
-           'EpochCallback', 'WandbSink', 'pool_means', 'RankMean', 'retitle']
+__all__ = ['TEST_PROGRESS_EVERY', 'DIAGNOSTICS', 'SPINUP_ORDER', 'NOT_COLUMNS', 'stat_records', 'EpochStats', 'run_test_episodes',
+           'iter_episode_frames', 'episode_frames', 'spread_columns', 'spinup_columns', 'declared_titles',
+           'column_value', 'host_floats', 'diag_value', 'Spread', 'EpochAccumulator', 'diag_spread', 'SpinupTable',
+           'ProgressFile', 'TensorBoardSink', 'EpochCallback', 'pool_means', 'RankMean', 'retitle']
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #f67fb5ba
 def _reduce_stats(xs:list, reduce:bool=True)->dict:
@@ -98,15 +99,36 @@ class EpochStats(Pipe):
         return out
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #5b2901b5
+TEST_PROGRESS_EVERY = 30.   # seconds between the lines of a long test phase (`run_test_episodes(progress=...)`)
+
+class _TestProgress(gym.Wrapper):
+    "The test env, counting steps and ended episodes: every `TEST_PROGRESS_EVERY` s a line says how far the phase is."
+    def __init__(self, env, what:str, episodes:int):
+        super().__init__(env); self.what, self.episodes, self.steps, self.done = what, episodes, 0, 0
+        self.t0 = self.last = time.monotonic()
+    def step(self, action):
+        out = self.env.step(action)
+        self.steps += 1; self.done += bool(out[2] or out[3])
+        if (now := time.monotonic()) - self.last >= TEST_PROGRESS_EVERY:
+            self.last = now
+            print(f"{self.what}: test episodes {self.done}/{self.episodes} done, {self.steps:,} steps in "
+                  f"{now - self.t0:.0f} s", flush=True)
+        return out
+
 def run_test_episodes(agent, env_fn, episodes:int=10, seed:int|None=None, max_ep_len:int|None=None,
-                      deterministic:bool=True)->tuple:
+                      deterministic:bool=True,
+                      progress:str|None=None, # Say how far the episodes are every `TEST_PROGRESS_EVERY` s, as `progress: ...`
+                     )->tuple:
     "(returns, lengths) of `episodes` episodes of `env_fn` played by `agent` (evaluation mode when `deterministic`)."
-    return evaluate_agent(agent, as_env_fn(env_fn, max_ep_len), episodes, seed, 1, deterministic, lengths=True)
+    env_fn = as_env_fn(env_fn, max_ep_len)
+    if progress: env_fn = as_env_fn(lambda f=env_fn: _TestProgress(f(), progress, episodes))   # long games: not silent
+    return evaluate_agent(agent, env_fn, episodes, seed, 1, deterministic, lengths=True)
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #3ae70af1
-def episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None)->np.ndarray:
-    ("The frames `[T,H,W,3]` (uint8) of one episode of `env_fn` (rendered as `rgb_array`) played by `agent` in "
-     "evaluation mode, one frame per step.")
+def iter_episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None):
+    ("The frames `[H,W,3]` (uint8) of one episode of `env_fn` (rendered as `rgb_array`) played by `agent` in "
+     "evaluation mode, one per step, yielded as they are rendered (for `save_video` to encode as they come). Whether "
+     "the env renders is checked here, before the first frame: a `ValueError` when it renders no frames.")
     from fastrl.envs.gym import GymStepper
     from fastrl.pipes.core import ListSource
     from fastrl.learner.core import set_agents_training
@@ -119,16 +141,22 @@ def episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None)-
         finally: probe.close()
     if not isinstance(frame, np.ndarray):
         raise ValueError("its env_fn renders no rgb_array frames: give it a render_mode parameter, as an env id's does")
-    stepper = GymStepper(ListSource([env_fn]), agent, seed=seed, num_envs=1, include_images=True)
-    modes, tracker, frames = set_agents_training(agent, False), EpisodeTracker(), []
-    try:
-        for s in stepper:
-            frames.append(np.asarray(s.image[0]))
-            if tracker.ended(s): break
-    finally:
-        for h,m in modes: h.train(m)
-        stepper.close()
-    return np.stack(frames)
+    def frames():
+        stepper = GymStepper(ListSource([env_fn]), agent, seed=seed, num_envs=1, include_images=True)
+        modes, tracker = set_agents_training(agent, False), EpisodeTracker()
+        try:
+            for s in stepper:
+                yield np.asarray(s.image[0])
+                if tracker.ended(s): break
+        finally:
+            for h,m in modes: h.train(m)
+            stepper.close()
+    return frames()
+
+def episode_frames(agent, env_fn, seed:int|None=None, max_ep_len:int|None=None)->np.ndarray:
+    ("The frames `[T,H,W,3]` (uint8) of one episode as one array (`iter_episode_frames` gives them one at a time, "
+     "which a video needs).")
+    return np.stack(list(iter_episode_frames(agent, env_fn, seed, max_ep_len)))
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #567406f3
 # Spinning Up logs these `with_min_and_max`: each becomes Average, Std, Max and Min columns over the epoch's values
@@ -280,23 +308,35 @@ class TensorBoardSink(LoggerBase):
     reads = (EpocherCollector.title,)
     def __init__(self, log_dir, source_datapipe=None):
         super().__init__(source_datapipe)
-        self.log_dir,self.acc,self.writer = str(log_dir),EpochAccumulator(),None
+        self.log_dir,self.acc,self.writer,self.off = str(log_dir),EpochAccumulator(),None,False
     def begin(self):
-        if self.writer is None:
+        if self.writer is None and not self.off:
             try: from torch.utils.tensorboard import SummaryWriter
             except ImportError as e:
                 raise ImportError(f"TensorBoard logging needs the `tensorboard` package ({e}); "
                                   "pip install tensorboard.") from None
-            self.writer = SummaryWriter(self.log_dir)
+            try: Path(self.log_dir).mkdir(parents=True, exist_ok=True); self.writer = SummaryWriter(self.log_dir)
+            except Exception as e: self._give_up(e)
+    def _give_up(self, e:Exception):
+        "A folder TensorBoard cannot write: said in one line, and the run goes on without TensorBoard."
+        why = e.strerror if isinstance(e, OSError) and e.strerror else (str(e).strip().splitlines() or [type(e).__name__])[0]
+        print(f"tensorboard: cannot write {self.log_dir} ({why}); this run goes on without TensorBoard scalars "
+              "(progress.txt has every column)", file=sys.stderr, flush=True)
+        self.writer, self.off = None, True
     def log(self, r:Record):
         if r.name != EpocherCollector.title: return self.acc.add(r)
         row = self.acc.row()
+        if self.writer is None: return
         step = int(row.get('TotalEnvInteracts', r.value))
-        for k,v in row.items():
-            if k not in ('Epoch', 'TotalEnvInteracts') and not math.isnan(v): self.writer.add_scalar(k, v, step)
-        self.writer.flush()
+        try:
+            for k,v in row.items():
+                if k not in ('Epoch', 'TotalEnvInteracts') and not math.isnan(v): self.writer.add_scalar(k, v, step)
+            self.writer.flush()
+        except Exception as e: self._give_up(e)
     def end(self):
-        if self.writer is not None: self.writer.flush()
+        if self.writer is not None:
+            try: self.writer.flush()
+            except Exception as e: self._give_up(e)
 
 class EpochCallback(LoggerBase):
     ("A per-epoch hook: calls `f(epoch, row)` at the end of each epoch with the epoch's row (column -> mean, as "
@@ -306,49 +346,6 @@ class EpochCallback(LoggerBase):
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.f(r.value, self.acc.row())
         else: self.acc.add(r)
-
-# %% ../../nbs/20c_experiments.sinks.ipynb #71ec80ec
-WANDB_HINT = "pip install fastrl[wandb] (or pip install wandb)"
-
-class WandbSink(LoggerBase):
-    ("Writes each epoch's means to a Weights & Biases run (`wandb` needed; `WANDB_MODE=offline` writes it to disk), "
-     "x-axis `TotalEnvInteracts`; files in `run_dir/wandb`, the run id kept there so a resume continues it.")
-    reads = (EpocherCollector.title,)
-    def __init__(self, run_dir, # The fastrl run folder
-                 name:str|None=None, # Name of the W&B run (default: the folder's name)
-                 project:str|None=None, # W&B project (default: 'fastrl')
-                 entity:str|None=None, # W&B entity (user or team; default: W&B's own)
-                 group:str|None=None, # W&B group: a grid's or study's runs together
-                 config:dict|None=None, # The run's settings (default: the run folder's config.json)
-                 source_datapipe=None):
-        super().__init__(source_datapipe)
-        self.run_dir, self.name, self.project, self.entity, self.group = Path(run_dir), name, project, entity, group
-        self.config, self.acc, self.run = config, EpochAccumulator(), None
-    def begin(self):
-        if self.run is not None: return
-        try: import wandb
-        except ImportError as e: raise ImportError(f"--wandb needs the `wandb` package ({e}): {WANDB_HINT}") from None
-        d = self.run_dir/'wandb'; d.mkdir(parents=True, exist_ok=True)
-        id_file = d/'run_id'
-        rid = id_file.read_text().strip() if id_file.exists() else os.urandom(4).hex()
-        if not id_file.exists(): atomic_write(id_file, rid + '\n')
-        cfg = self.config
-        if cfg is None and (self.run_dir/'config.json').exists(): cfg = json.loads((self.run_dir/'config.json').read_text())
-        self.run = wandb.init(project=self.project or 'fastrl', entity=self.entity, group=self.group,
-                              name=self.name or self.run_dir.name, config=cfg, dir=str(self.run_dir), id=rid,
-                              resume='allow', reinit='create_new')
-    def log(self, r:Record):
-        if r.name != EpocherCollector.title: return self.acc.add(r)
-        row = self.acc.row()
-        step = self.step = int(row.get('TotalEnvInteracts', r.value))
-        self.run.log({k: v for k, v in row.items() if not math.isnan(v)}, step=step)
-    def log_video(self, path, key:str='video'):
-        "Log the video file `path` (e.g. `videos/epoch_N.mp4`) at the step of the epoch logged last."
-        import wandb
-        if self.run is not None:
-            self.run.log({key: wandb.Video(str(path), format=Path(path).suffix[1:])}, step=getattr(self, 'step', None))
-    def end(self):
-        if self.run is not None: self.run.finish(); self.run = None
 
 # %% ../../nbs/20c_experiments.sinks.ipynb #89603fb4
 def pool_means(parts:list)->dict:

@@ -11,9 +11,11 @@ from pathlib import Path
 import numpy as np
 import torch
 from ..core import SimpleStep
-from ..pipes.core import pipe_chain
-from ..agents.core import UniformWarmup
-from ..core import ConfigError
+from ..pipes.core import pipe_chain, find_dps, insert_dp
+from ..agents.core import UniformWarmup, ActionClip, ActionUnbatcher
+from ..envs.gym import GymStepper
+import gymnasium as gym
+from ..core import ConfigError, UserCodeError
 from .core import call_from_config, is_env_id, rebuilt_config
 from .config import read_config
 from .config import as_env_fn, space_from_state, SpacesEnv
@@ -21,8 +23,8 @@ from .checkpoint import load_checkpoint, load_norm_stats
 from ..loggers.vscode_visualizers import save_video
 
 # %% auto #0
-__all__ = ['saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_vars', 'load_policy_and_env', 'load_policy',
-           'has_screen', 'run_policy', 'test_policy_main']
+__all__ = ['RENDERED_EPISODES', 'saved_model', 'recorded_env', 'spaces_env_fn', 'logger_run', 'saved_vars', 'load_policy_and_env',
+           'load_policy', 'has_screen', 'run_policy', 'test_policy_main']
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #6ec33119
 def saved_model(fpath, itr=None)->Path:
@@ -107,6 +109,17 @@ def _loaded_module(fpath, itr, overrides:dict):
     exp = SimpleNamespace(config=cfg, agent=None, module=module)
     return exp, _Action(get_action, exp)
 
+def _clip_to_bounds(agent, exp):
+    ("Clip the actions of a loaded `agent` to the Box bounds of its run's env (gymnasium's `ClipAction` clipped them "
+     "in training; a sampled action is not clipped by the policy), unless its chain clips them itself.")
+    st = find_dps(exp.learner, GymStepper) if getattr(exp, 'learner', None) is not None else []
+    space = st[0].action_space if st else None
+    if not isinstance(space, gym.spaces.Box) or not np.isfinite(np.concatenate([space.low.ravel(), space.high.ravel()])).any():
+        return
+    if find_dps(agent, ActionClip) or not (unb := find_dps(agent, ActionUnbatcher)): return
+    lo, hi = (torch.as_tensor(b, dtype=torch.float32) for b in (space.low, space.high))
+    insert_dp(agent, unb[0].source_datapipe, lambda a: ActionClip(a, lo, hi, from_env=False))
+
 def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     ("(exp, get_action) of the model saved in `fpath`, rebuilt from config.json with `overrides` (a logger's run: its "
      "saved module, which acts as it was written to).")
@@ -115,20 +128,30 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
     agent = exp.agent
     if agent is None:
         raise ValueError(f"The entry function of {fpath} did not pass agent= to exp.fit: nothing to act with.")
+    _clip_to_bounds(agent, exp)   # CRITICAL: a loaded policy sends the env only actions within its bounds
     agent.train(not deterministic)
     if not deterministic:
         for dp in pipe_chain(agent):
             if isinstance(dp, UniformWarmup): dp.n = dp.steps   # warm-up is over for a trained policy
     new, seen = [True], {}   # a recurrent agent's state restarts with each episode (`reset`), and carries on within it
+    from fastrl.envs.gym import GymStepper, mask_problem
+    n = next((st._n_actions for st in find_dps(exp.learner, GymStepper)), None) if getattr(exp, 'learner', None) else None
     def get_action(obs):
         step_n = torch.tensor([0 if new[0] else 1])
         new[0] = False
         mask = seen.pop('action_mask', None)   # the env's mask for this observation (`see(info)`), if it gives one
+        if mask is not None and not np.asarray(mask).astype(bool).any():
+            raise UserCodeError("the env gave an info['action_mask'] that allows no action for the observation to act "
+                                "on: it must allow at least one")
         return agent.act(SimpleStep(state=torch.as_tensor(np.asarray(obs)[None]), step_n=step_n,
                                     action_mask=None if mask is None else torch.as_tensor(mask, dtype=torch.bool)[None]))[0]
     def reset(): new[0] = True
     def see(info:dict):
-        if isinstance(info, dict) and info.get('action_mask') is not None: seen['action_mask'] = info['action_mask']
+        if isinstance(info, dict) and info.get('action_mask') is not None:
+            if n is not None and (p := mask_problem(info['action_mask'], n)) is not None:   # never cast to something else
+                raise UserCodeError(f"the env gave an info['action_mask'] of {p}: it must hold one bool (or 0/1) per "
+                                    f"action ({n})")
+            seen['action_mask'] = info['action_mask']
     return exp, _Action(get_action, exp, reset, see)
 
 def _itr(itr)->int|str|None:
@@ -204,31 +227,37 @@ def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to reco
     record = render and (video_path is not None or not has_screen() or getattr(env, 'render_mode', None) == 'rgb_array')
     if record and getattr(env, 'render_mode', None) != 'rgb_array':
         print("run_policy: the env was not made with render_mode='rgb_array'; not recording a video."); record = False
-    frames, rets, lens = [], [], []
-    o, info = env.reset(seed=seed)
+    rets, lens = [], []
     new_episode = getattr(get_action, 'reset', lambda: None)   # a recurrent policy forgets the last episode
     see = getattr(get_action, 'see', lambda info: None)        # an env's action mask limits the next action
-    new_episode(); see(info)
-    ep_ret, ep_len, n = 0., 0, 0
-    while n < num_episodes:
-        if record: frames.append(env.render())
-        elif render and getattr(env, 'render_mode', None) == 'human': env.render()
-        o, r, term, trunc, info = env.step(get_action(o))
-        see(info)
-        ep_ret += float(r); ep_len += 1
-        if term or trunc or (max_ep_len and ep_len == max_ep_len):
-            print(f'Episode {n} \t EpRet {ep_ret:.3f} \t EpLen {ep_len}')
-            rets.append(ep_ret); lens.append(ep_len)
-            o, info = env.reset(); new_episode(); see(info); ep_ret, ep_len, n = 0., 0, n + 1
+    def play():   # the episodes; recording, it yields each frame as it is rendered, for the encoder to take
+        o, info = env.reset(seed=seed)
+        new_episode(); see(info)
+        ep_ret, ep_len, n = 0., 0, 0
+        while n < num_episodes:
+            if record: yield env.render()
+            elif render and getattr(env, 'render_mode', None) == 'human': env.render()
+            o, r, term, trunc, info = env.step(get_action(o))
+            see(info)
+            ep_ret += float(r); ep_len += 1
+            if term or trunc or (max_ep_len and ep_len == max_ep_len):
+                print(f'Episode {n} \t EpRet {ep_ret:.3f} \t EpLen {ep_len}', flush=True)
+                rets.append(ep_ret); lens.append(ep_len)
+                o, info = env.reset(); new_episode(); see(info); ep_ret, ep_len, n = 0., 0, n + 1
+    # frames stream to the video file as they are rendered: memory stays flat however many episodes are recorded
+    video = save_video(play(), video_path or 'test_policy.mp4', fps) if record else None
+    if not record:
+        for _ in play(): pass
     print(f'AverageEpRet {np.mean(rets):.3f} \t EpLen {np.mean(lens):.1f}')
-    video = save_video(frames, video_path or 'test_policy.mp4', fps) if record and frames else None
     if video is not None: print(f"Wrote {video}")
     return rets, lens, video
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #8bab90f0
+RENDERED_EPISODES = 10   # test_policy's default number of episodes when it renders them (100 with -nr, as Spinning Up)
+
 def test_policy_main(fpath, # Output folder of a run
                      len:int=0, # Maximum episode length (0: no limit beyond the env's own)
-                     episodes:int=100, # Number of test episodes
+                     episodes:int|None=None, # Number of test episodes (default: 10 when rendering, 100 with `norender`)
                      norender:bool=False, # Do not render (print returns and lengths only)
                      itr:int|str=-1, # Saved model of this epoch (-1: the last; 'best': the best test return's)
                      deterministic:bool=False, # Deterministic actions (the mean action of SAC's policy)
@@ -237,6 +266,7 @@ def test_policy_main(fpath, # Output folder of a run
                     ):
     "Load the policy of `fpath` and run it (Spinning Up's `test_policy` command)."
     render = not norender
+    if episodes is None: episodes = 100 if norender else RENDERED_EPISODES   # Spinning Up's 100, unless each is filmed
     env, get_action = load_policy_and_env(fpath, 'last' if itr in (-1, None) else itr, deterministic,
                                           render_mode=('human' if has_screen() else 'rgb_array') if render else None,
                                           **overrides)

@@ -6,13 +6,14 @@ them as MP4 (GIF without an encoder)."""
 # %% ../../nbs/05b_loggers.vscode_visualizers.ipynb #95ac1aa2
 from __future__ import annotations
 from pathlib import Path
-import io, base64, shutil
+import io, base64, os, shutil, subprocess
 import numpy as np
 from ..pipes.core import Pipe
 from .core import iter_steps
 
 # %% auto #0
-__all__ = ['gif_bytes', 'save_gif', 'mp4_encoder', 'save_video', 'in_notebook', 'VideoCollector', 'VSCodeTransformBlock']
+__all__ = ['gif_bytes', 'save_gif', 'mp4_encoder', 'VideoWriter', 'save_video', 'in_notebook', 'VideoCollector',
+           'VSCodeTransformBlock']
 
 # %% ../../nbs/05b_loggers.vscode_visualizers.ipynb #b083d14d
 def _frames_to_images(frames, max_side:int=256):
@@ -40,35 +41,130 @@ def _has(mod:str)->bool:
     except ImportError: return False
 
 def mp4_encoder()->str|None:
-    "The MP4 encoder available here: 'pyav', 'imageio-ffmpeg', 'ffmpeg' (binary) or None."
-    if _has('av'): return 'pyav'
+    "The MP4 encoder available here: 'imageio-ffmpeg', 'ffmpeg' (binary), 'pyav' or None."
     if _has('imageio_ffmpeg'): return 'imageio-ffmpeg'
     if shutil.which('ffmpeg'): return 'ffmpeg'
+    if _has('av'): return 'pyav'
     return None
 
-def save_video(frames, path, fps:int=30)->Path:
-    ("Write frames `[T,H,W,3]` (uint8) to `path` as MP4 if an encoder exists, else as a GIF next to it; returns the "
-     "file written.")
-    from fastrl.core import atomic_write
-    path, frames = Path(path), np.asarray(frames)
-    enc = mp4_encoder()
-    if enc in ('pyav', 'imageio-ffmpeg'):
-        import imageio.v3 as iio
-        kw = {'plugin': 'pyav', 'codec': 'libx264'} if enc == 'pyav' else {'macro_block_size': 2}
-        # even sizes suffice for H.264: no resize, no warning
-        atomic_write(path.with_suffix('.mp4'), lambda tmp: iio.imwrite(tmp, frames, fps=fps, **kw), by_path=True)
-        return path.with_suffix('.mp4')
-    if enc == 'ffmpeg':
-        import matplotlib; matplotlib.use('Agg', force=False)
-        import matplotlib.pyplot as plt, matplotlib.animation as anim
-        fig = plt.figure(figsize=(frames.shape[2]/100, frames.shape[1]/100), dpi=100); im = plt.figimage(frames[0])
-        a = anim.FuncAnimation(fig, lambda i: im.set_data(frames[i]), frames=len(frames))
-        try: atomic_write(path.with_suffix('.mp4'), lambda tmp: a.save(tmp, writer=anim.FFMpegWriter(fps=fps)), by_path=True)
-        finally: plt.close(fig)
-        return path.with_suffix('.mp4')
-    out = save_gif(frames, path.with_suffix('.gif'), fps)
-    print(f"No MP4 encoder here (install `av` or `imageio-ffmpeg`, or an ffmpeg binary): wrote {out} instead.")
-    return out
+def _rgb(frame)->np.ndarray:
+    "A frame as a contiguous `[H,W,3]` uint8 array (a grey frame repeated, an alpha channel dropped)."
+    f = np.asarray(frame)
+    if f.ndim == 2: f = f[..., None]
+    if f.shape[-1] == 1: f = np.repeat(f, 3, -1)
+    return np.ascontiguousarray(f[..., :3], dtype=np.uint8)
+
+class VideoWriter:
+    ("Frames `[H,W,3]` (uint8) encoded to `path` as MP4 one at a time, as they come (an ffmpeg process, or PyAV): "
+     "memory stays flat. The file appears, complete, at `close()` (a temporary file until then); `abort()` or an "
+     "error leaves none. A context manager: closed at the end of the block, aborted by an exception.")
+    def __init__(self, path, fps:int=30):
+        self.path, self.fps, self.n, self.saved = Path(path).with_suffix('.mp4'), fps, 0, None
+        self.tmp = self.path.with_name(f'.{self.path.name}.tmp{os.getpid()}.mp4')
+        self._proc = self._av = None
+
+    def _open(self, h:int, w:int):
+        from fastrl.core import _phase
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _phase(self.path, 'open')
+        enc = mp4_encoder()
+        if enc in ('imageio-ffmpeg', 'ffmpeg'):
+            exe = __import__('imageio_ffmpeg').get_ffmpeg_exe() if enc == 'imageio-ffmpeg' else shutil.which('ffmpeg')
+            self._proc = subprocess.Popen(
+                [exe, '-y', '-loglevel', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', f'{w}x{h}',
+                 '-r', str(self.fps), '-i', '-', '-an', '-vcodec', 'libx264', '-pix_fmt', 'yuv420p',
+                 '-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2', '-f', 'mp4', str(self.tmp)],   # H.264 needs even sizes
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        elif enc == 'pyav':
+            import av
+            c = av.open(str(self.tmp), 'w'); s = c.add_stream('libx264', rate=self.fps)
+            s.width, s.height, s.pix_fmt = w + w % 2, h + h % 2, 'yuv420p'
+            self._av = (c, s)
+        else: raise ValueError("no MP4 encoder here: install `imageio-ffmpeg` (or `av`, or an ffmpeg binary)")
+        _phase(self.path, 'write')
+
+    def _encoder_error(self)->OSError:
+        "Why the ffmpeg process stopped taking frames, as an `OSError` (its last line of errors)."
+        err = self._proc.stderr.read().decode(errors='replace').strip().splitlines() if self._proc.stderr else []
+        self._proc.wait()
+        return OSError(0, f"the encoder stopped: {err[-1] if err else 'exit ' + str(self._proc.returncode)}")
+
+    def write(self, frame):
+        "Encode one more frame (the first one sets the video's size)."
+        from fastrl.core import WriteFailed, _why, _advice
+        f = _rgb(frame)
+        try:
+            if self.n == 0: self._open(*f.shape[:2])
+            if self._proc is not None:
+                try: self._proc.stdin.write(f.tobytes())
+                except BrokenPipeError: raise self._encoder_error() from None
+            else:
+                import av
+                c, s = self._av
+                if f.shape[0] % 2 or f.shape[1] % 2: f = np.pad(f, ((0, f.shape[0] % 2), (0, f.shape[1] % 2), (0, 0)))
+                for pkt in s.encode(av.VideoFrame.from_ndarray(f, format='rgb24')): c.mux(pkt)
+            self.n += 1
+        except OSError as e:
+            self.abort(); raise WriteFailed(f"cannot write {self.path} ({_why(e)}): {_advice(e)}") from None
+
+    def close(self)->Path|None:
+        "Finish the file and put it in place; returns its path (None: no frame was written)."
+        from fastrl.core import WriteFailed, _phase, _why, _advice
+        if self.n == 0: self.abort(); return None
+        try:
+            if self._proc is not None:
+                self._proc.stdin.close()
+                if self._proc.wait(): raise self._encoder_error()
+                self._proc.stderr.close(); self._proc = None
+            else:
+                c, s = self._av
+                for pkt in s.encode(): c.mux(pkt)
+                c.close(); self._av = None
+            _phase(self.path, 'sync')
+            with open(self.tmp, 'rb+') as fh: os.fsync(fh.fileno())
+            _phase(self.path, 'rename')
+            os.replace(self.tmp, self.path)
+        except OSError as e:
+            self.abort(); raise WriteFailed(f"cannot write {self.path} ({_why(e)}): {_advice(e)}") from None
+        self.saved = self.path
+        return self.path
+
+    def abort(self):
+        "Stop the encoder and remove the unfinished file."
+        if self._proc is not None:
+            self._proc.kill(); self._proc.wait()
+            for s in (self._proc.stdin, self._proc.stderr):
+                try: s.close()
+                except OSError: pass
+            self._proc = None
+        if self._av is not None:
+            try: self._av[0].close()
+            except Exception: pass
+            self._av = None
+        self.tmp.unlink(missing_ok=True)
+
+    def __enter__(self): return self
+    def __exit__(self, typ, *_):
+        if typ is None: self.close()
+        else: self.abort()
+
+def save_video(frames, path, fps:int=30)->Path|None:
+    ("Write frames `[T,H,W,3]` (uint8; an array, a list or a generator, encoded as they come) to `path` as MP4 if an "
+     "encoder exists, else as a GIF next to it; returns the file written (None: no frames).")
+    path = Path(path)
+    if mp4_encoder() is None:
+        imgs = [f for frame in frames for f in _frames_to_images(_rgb(frame)[None])]   # subsampled as they come
+        if not imgs: return None
+        out = path.with_suffix('.gif')
+        from fastrl.core import atomic_write
+        buf = io.BytesIO()
+        imgs[0].save(buf, format='GIF', save_all=True, append_images=imgs[1:], duration=int(1000/fps), loop=0)
+        atomic_write(out, buf.getvalue())
+        print(f"No MP4 encoder here (install `imageio-ffmpeg`, `av` or an ffmpeg binary): wrote {out} instead.")
+        return out
+    with VideoWriter(path, fps) as w:
+        for f in frames: w.write(f)
+    return w.saved
 
 
 # %% ../../nbs/05b_loggers.vscode_visualizers.ipynb #75b2e107
@@ -79,27 +175,35 @@ def in_notebook()->bool:
     except Exception: return False
 
 class VideoCollector(Pipe):
-    "Collects `step.image` of lane `lane`; at the end of a run shows the animation in a notebook and/or saves a GIF."
+    ("Collects `step.image` of lane `lane` (at most `max_frames`); an MP4 `path` gets each frame as it comes "
+     "(`VideoWriter`), a GIF at the end of the run; in a notebook it shows the animation at the end.")
     def __init__(self, source_datapipe, path=None, fps:int=30, lane:int=0, max_frames:int=2000, show:bool=True):
         self.source_datapipe,self.path,self.fps,self.lane,self.max_frames = source_datapipe,path,fps,lane,max_frames
         self.show = show
-        self.frames,self.saved = [],None   # `saved`: the video file written at the end of the last run
+        # `frames`: the last run's frames, kept for a GIF or the notebook's animation; `saved`: the video file written
+        self.frames,self.saved = [],None
     def __iter__(self):
-        frames = []
-        for o in self.source_datapipe:
-            for s in iter_steps(o):
-                if s.image is not None and len(frames) < self.max_frames:
-                    img = s.image[self.lane] if s.image.ndim == 4 else s.image
-                    frames.append(img.cpu().numpy())
-            yield o
+        p = None if self.path is None else Path(self.path)
+        # a .gif path asks for a GIF; any other path gets MP4, streamed (a GIF where no encoder is installed)
+        w = VideoWriter(p, self.fps) if p is not None and p.suffix.lower() != '.gif' and mp4_encoder() else None
+        keep = w is None or (self.show and in_notebook())
+        frames, n = [], 0
+        try:
+            for o in self.source_datapipe:
+                for s in iter_steps(o):
+                    if s.image is not None and n < self.max_frames:
+                        img = (s.image[self.lane] if s.image.ndim == 4 else s.image).cpu().numpy(); n += 1
+                        if w is not None: w.write(img)
+                        if keep: frames.append(img)
+                yield o
+        except BaseException:   # an error, or the consumer stopped early: no half-written video
+            if w is not None: w.abort()
+            raise
         self.frames = frames
-        if not frames: return
-        # a .gif path asks for a GIF; any other path gets MP4 (a GIF where no encoder is installed)
-        if self.path is not None:
-            p = Path(self.path)
-            self.saved = (save_gif(frames, p, self.fps) if p.suffix.lower() == '.gif'
-                          else save_video(frames, p, self.fps))
-        if self.show and in_notebook(): self.display()
+        if w is not None: self.saved = w.close() or self.saved
+        elif frames and p is not None:
+            self.saved = save_gif(frames, p, self.fps) if p.suffix.lower() == '.gif' else save_video(frames, p, self.fps)
+        if frames and self.show and in_notebook(): self.display()
 
     def display(self):
         "Show the last run's frames as an animated GIF in a notebook."

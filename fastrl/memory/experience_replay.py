@@ -82,7 +82,10 @@ class ReplayStorage:
         missing = [k for k in self.buf if k not in fs]
         if missing: raise ValueError(f"ReplayStorage: step batch has no '{missing[0]}' field, which earlier batches had.")
         B = next(iter(fs.values())).shape[0]
-        if B > self.max_sz: fs, B, self.added = {k:v[B-self.max_sz:] for k,v in fs.items()}, self.max_sz, self.added + B - self.max_sz
+        if B > self.max_sz:   # CRITICAL: the last max_sz rows, where the whole batch puts them: the pointer keeps the clock
+            drop = B - self.max_sz   # (a checkpoint's chunks find the row written c-th at c % max_sz)
+            fs, B = {k:v[drop:] for k,v in fs.items()}, self.max_sz
+            self.ptr, self.added = (self.ptr + drop) % self.max_sz, self.added + drop
         ring_write(self.buf, self.views, fs, self.ptr)
         self.ptr = (self.ptr + B) % self.max_sz
         self.size = min(self.size + B, self.max_sz)
