@@ -6,6 +6,7 @@ distinct graphs and graph breaks that torch's dynamo counters report over the wh
 
     .venv/bin/python bench/compile_speed.py                         # sac td3, 3 repeats: ~10 min on 2 quiet cores
     .venv/bin/python bench/compile_speed.py --algos sac --repeats 1 --steps 1000
+    .venv/bin/python bench/compile_speed.py --old /path/to/older/checkout   # also that fastrl's eager update
 Writes bench/results/compile_speed.json.
 """
 import argparse, json, os, platform, subprocess, sys, tempfile, time
@@ -30,9 +31,10 @@ def child(algo:str, compile:bool, steps:int, out:str):
                           breaks=sum(counters['graph_break'].values()),
                           test_return=float(prog.AverageTestEpRet.iloc[-1]))))
 
-def run(algo:str, compile:bool, steps:int)->dict:
+def run(algo:str, compile:bool, steps:int, root:str=str(HERE.parent))->dict:
+    "One arm in a fresh process, importing the fastrl of checkout `root`."
     with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(Path(d)/'inductor'), OMP_NUM_THREADS='1')
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(Path(d)/'inductor'), OMP_NUM_THREADS='1', PYTHONPATH=root)
         cmd = [sys.executable, __file__, '--child', algo, str(int(compile)), str(steps), str(Path(d)/'run')]
         r = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if r.returncode: raise SystemExit(f"{algo} compile={compile} failed:\n{r.stderr[-3000:]}")
@@ -44,13 +46,16 @@ def main():
     p.add_argument('--algos', nargs='+', default=['sac', 'td3'])
     p.add_argument('--repeats', type=int, default=3)
     p.add_argument('--steps', type=int, default=2000, help='env steps per epoch (default 2000)')
+    p.add_argument('--old', default=None, help="another checkout (the fastrl before issue 50): its eager runs too")
     p.add_argument('--out', default=str(HERE/'results'/'compile_speed.json'))
     a = p.parse_args()
-    res = {algo: dict(eager=[], compiled=[]) for algo in a.algos}
+    arms = ['eager', 'compiled'] + (['old_eager'] if a.old else [])
+    res = {algo: {k: [] for k in arms} for algo in a.algos}
     for rep in range(a.repeats):
         for algo in a.algos:
-            for arm in (('eager', 'compiled') if rep % 2 == 0 else ('compiled', 'eager')):
-                r = run(algo, arm == 'compiled', a.steps); res[algo][arm].append(r)
+            for arm in (arms if rep % 2 == 0 else arms[::-1]):
+                r = run(algo, arm == 'compiled', a.steps, a.old if arm == 'old_eager' else str(HERE.parent))
+                res[algo][arm].append(r)
                 print(f"{algo} {arm:8} repeat {rep}: epoch 2 {r['epoch2_s']:.1f} s (epoch 1 {r['epoch1_s']:.1f} s), "
                       f"graphs {r['graphs']}, breaks {r['breaks']}", flush=True)
     summary = {}
@@ -62,8 +67,12 @@ def main():
                              breaks=sorted({r['breaks'] for r in arms['compiled']}))
         print(f"{algo}: epoch 2 median {summary[algo]['eager_epoch2_s']:.1f} s eager, "
               f"{summary[algo]['compiled_epoch2_s']:.1f} s compiled: {summary[algo]['speedup']:.2f}x")
+        if arms.get('old_eager'):
+            o = float(np.median([r['epoch2_s'] for r in arms['old_eager']]))
+            summary[algo].update(old_eager_epoch2_s=o, eager_vs_old=o / summary[algo]['eager_epoch2_s'])
+            print(f"{algo}: the older checkout's eager epoch 2 {o:.1f} s: eager now {o / summary[algo]['eager_epoch2_s']:.2f}x it")
     import torch
-    Path(a.out).write_text(json.dumps(dict(summary=summary, runs=res, steps_per_epoch=a.steps, repeats=a.repeats,
+    Path(a.out).write_text(json.dumps(dict(summary=summary, runs=res, steps_per_epoch=a.steps, repeats=a.repeats, old=a.old,
                                            torch=torch.__version__, cpu=platform.processor() or platform.machine(),
                                            date=time.strftime('%Y-%m-%d')), indent=1) + '\n')
 
