@@ -19,6 +19,23 @@ RUNS = {
     'dqn':  ['--env', 'CartPole-v1', '--epochs', '3', '--steps_per_epoch', '1000', '--hid', '[32,32]',
              '--num_test_episodes', '2'],
 }
+DQN = RUNS['dqn'] + ['--train_freq', '50', '--gradient_steps', '10', '--learning_starts', '200',
+                     '--target_update_interval', '7']
+# variants (name: the algorithm and its flags): every update kind the learners compose
+VARIANTS = {
+    'crossq': ('crossq', OFF[:-2] + ['--hid', '[32,32]', '--ac_kwargs:critic_hidden_sizes', '[64,64]']),
+    'dqn_double_nstep': ('dqn', DQN + ['--double', 'True', '--nsteps', '3']),
+    'dqn_dueling': ('dqn', DQN + ['--dueling', 'True']),
+    'dqn_c51': ('dqn', DQN + ['--categorical', 'True']),
+    'ppo_joint': ('ppo', RUNS['ppo'] + ['--joint', 'True', '--mb_size', '250', '--train_pi_iters', '4',
+                                        '--train_v_iters', '4', '--target_kl', 'None', '--ent_coef', '0.01',
+                                        '--adv_norm', 'minibatch', '--max_grad_norm', '0.5']),
+    'ppo_lstm': ('ppo', ['--env', 'CartPole-v1', '--epochs', '2', '--steps_per_epoch', '512', '--hid', '[32,32]',
+                         '--rnn', 'lstm', '--seq_len', '16', '--mb_size', '128', '--train_pi_iters', '4',
+                         '--train_v_iters', '4']),
+
+}
+RUNS.update({k: v[1] for k, v in VARIANTS.items()})
 
 def without_time(text:str)->str:
     "`progress.txt` with its Time column removed."
@@ -28,7 +45,7 @@ def without_time(text:str)->str:
 
 def run(algo:str, data:Path)->dict:
     t = time.time()
-    cmd = [sys.executable, '-m', 'fastrl.run', algo, *RUNS[algo], '--seed', '0', '--exp_name', algo,
+    cmd = [sys.executable, '-m', 'fastrl.run', VARIANTS.get(algo, (algo,))[0], *RUNS[algo], '--seed', '0', '--exp_name', algo,
            '--data_dir', str(data), '--quiet']
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode: raise SystemExit(f"{algo} failed ({r.returncode}):\n{r.stderr[-2000:]}")
@@ -37,7 +54,8 @@ def run(algo:str, data:Path)->dict:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--algos', nargs='+', default=list(RUNS), choices=list(RUNS))
+    p.add_argument('--algos', nargs='+', default=list(RUNS), choices=list(RUNS),
+                   help='algorithms and variants (default: all of them)')
     p.add_argument('--save', help='write the results to this JSON file')
     p.add_argument('--compare', help='compare with the results in this JSON file (exit 1 on any difference)')
     a = p.parse_args()

@@ -114,6 +114,8 @@ def _check_value(flag:str, key:str, raw:str, v, default):
     elif isinstance(default, float):
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise CLIError(f"{flag}: expected a number, got {raw!r}")
+        try: v = float(v)   # a number of a float setting is a float (an int of 40 digits would overflow inside torch)
+        except OverflowError: raise CLIError(f"{flag}: {raw} is too large for a float") from None
     elif isinstance(default, str): v = v if isinstance(v, str) else raw
     elif isinstance(default, dict):
         if not isinstance(v, dict):

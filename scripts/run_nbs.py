@@ -15,7 +15,7 @@ ends with the line `notebooks: N passed, M failed`. Exits 1 if any notebook fail
     python scripts/run_nbs.py --executed _docs/executed   # also keep the executed notebooks (the docs site's input)
 """
 from __future__ import annotations
-import argparse, multiprocessing as mp, multiprocessing.connection, os, shutil, sys, tempfile, time
+import argparse, json, multiprocessing as mp, multiprocessing.connection, os, shutil, sys, tempfile, time
 from pathlib import Path
 
 
@@ -75,7 +75,19 @@ def _find(paths: list[str]) -> list[Path]:
     for f in sorted(out, key=lambda f: str(f)):
         k = f.resolve()
         if k not in seen: seen.add(k); res.append(f)
-    return res
+    # Longest first (the seconds each took in the last recorded run, DURATIONS): two workers then end together
+    # instead of one running a long notebook alone at the end. A notebook not recorded counts as a long one.
+    try: took = json.loads(DURATIONS.read_text())
+    except (OSError, ValueError): took = {}
+    return sorted(res, key=lambda f: -took.get(f.name, 1e9))
+
+
+DURATIONS = Path(__file__).resolve().parent / 'nb_durations.json'
+
+def _record(results: list):
+    "Write the seconds each notebook of a whole passing run took to DURATIONS (`--record`)."
+    DURATIONS.write_text(json.dumps({Path(fn).name: round(t, 1) for fn, ok, t in sorted(results, key=lambda r: -r[2])},
+                                    indent=0) + '\n')
 
 
 def _rel(f: Path) -> str:
@@ -89,6 +101,7 @@ def main(argv=None) -> int:
     ap.add_argument('--flags', default='', help='space-separated test flags to run, e.g. "slow"')
     ap.add_argument('--n-workers', '--n_workers', type=int, default=int(os.environ.get('FASTRL_TEST_WORKERS', 2)),
                     help='notebooks run at once (default 2, or $FASTRL_TEST_WORKERS)')
+    ap.add_argument('--record', action='store_true', help=f'write the seconds each notebook took to {DURATIONS.name} (longest run first next time)')
     ap.add_argument('--timeout', type=float, default=None, help='seconds allowed per notebook (default: none)')
     ap.add_argument('--executed', default=None, help='folder to write each passing notebook, with its outputs, to (for scripts/build_docs.py)')
     a = ap.parse_args(argv)
@@ -117,7 +130,7 @@ def main(argv=None) -> int:
     tmp = tempfile.mkdtemp(prefix='run_nbs-')
     def finish(p, ok, note=''):
         fn, start, log = running.pop(p)
-        results.append((fn, ok))
+        results.append((fn, ok, time.time() - start))
         print(f"{'PASS' if ok else 'FAIL'} {time.time() - start:.1f}s {_rel(fn)} [{len(results)}/{len(files)}]", flush=True)
         last[0] = time.time()
         if not ok:
@@ -151,7 +164,8 @@ def main(argv=None) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    failed = [fn for fn, ok in results if not ok]
+    failed = [fn for fn, ok, _ in results if not ok]
+    if a.record and not failed: _record(results)
     print(f"total {time.time() - t0:.1f}s")
     if failed:
         print("failed notebooks:\n" + ''.join(f"    {_rel(f)}\n" for f in sorted(failed)), end='')

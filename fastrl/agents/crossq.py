@@ -12,10 +12,12 @@ from torch import nn, Tensor
 from ..core import ConfigError, SimpleStep, Record, Loss, is_step
 from ..pipes.core import Pipe, ReplaceDp, RemoveDp, find_dps
 from ..core import evaluating
-from ..learner.core import LearnerHead, BasicOptStepper, SoftTargetUpdater, Every, td_target, make_optimizer
-from .offpolicy import check_box_action_space, delayed
-from .sac import (SquashedGaussianActor, SACAgent, SACLearner, SACCriticLossProcessor,
-                               SACActorLossProcessor, Alpha)
+from ..learner.core import (LearnerHead, BasicOptStepper, LossCollector, Every, td_target, make_optimizer,
+                                 replay_batches, UpdateClock, learner_head, check_nsteps)
+from ..learner.update import UpdateStep
+from .offpolicy import check_box_action_space, check_learner_input
+from .sac import (SquashedGaussianActor, SACAgent, SACActorLossProcessor, AlphaLossProcessor, Alpha,
+                               _alpha)
 
 # %% auto #0
 __all__ = ['BatchRenorm1d', 'CrossQCritic', 'CrossQActor', 'CrossQActorCritic', 'CrossQCriticLoss', 'CrossQActorLoss',
@@ -39,15 +41,24 @@ class BatchRenorm1d(nn.Module):
         else:
             bmean, bvar = x.mean(0), x.var(0)
             mean, var = bmean, bvar
-            if self.steps > self.warmup_steps:   # renormalise: the running statistics, the batch's gradient
-                rstd = (self.running_var + self.eps).sqrt()
-                r = ((bvar + self.eps).sqrt() / rstd).detach().clamp(1 / self.rmax, self.rmax)
-                d = ((bmean - self.running_mean) / rstd).detach().clamp(-self.dmax, self.dmax)
-                mean, var = bmean - d * bvar.sqrt() / r, bvar / r**2
+            if torch.compiler.is_compiling(): mean, var = self._renormed(bmean, bvar, self.steps > self.warmup_steps)
+            elif self.steps > self.warmup_steps:   # renormalise: the running statistics, the batch's gradient
+                mean, var = self._renormed(bmean, bvar)
             with torch.no_grad():
                 self.running_mean.lerp_(bmean, self.momentum); self.running_var.lerp_(bvar, self.momentum)
                 self.steps += 1
         return (x - mean) / (var + self.eps).sqrt() * self.weight + self.bias
+
+    def _renormed(self, bmean:Tensor, bvar:Tensor, on:Tensor|None=None)->tuple:
+        ("The renormalised (mean, var) of a batch: the running statistics' values, the batch's gradient. With `on` (a "
+         "bool tensor: inside a compiled update, where the step count is a tensor, not a branch) the batch's own "
+         "statistics where it is False.")
+        rstd = (self.running_var + self.eps).sqrt()
+        r = ((bvar + self.eps).sqrt() / rstd).detach().clamp(1 / self.rmax, self.rmax)
+        d = ((bmean - self.running_mean) / rstd).detach().clamp(-self.dmax, self.dmax)
+        if on is None: return bmean - d * bvar.sqrt() / r, bvar / r**2
+        sd = torch.where(on, bvar, torch.ones_like(bvar)).sqrt()   # no sqrt(0) gradient from the branch not taken
+        return torch.where(on, bmean - d * sd / r, bmean), torch.where(on, bvar / r**2, bvar)
 
 # %% ../../nbs/12b_agents.crossq.ipynb #da5d249b
 def _bn_mlp(sizes:list, activation, bn, last_norm:bool=False)->nn.Sequential:
@@ -97,24 +108,20 @@ class CrossQActorCritic(nn.Module):
         with torch.no_grad(), evaluating(self.pi): return self.pi.sample(obs, deterministic, with_logp=False)[0]
 
 # %% ../../nbs/12b_agents.crossq.ipynb #3cae41f0
-class CrossQCriticLoss(Pipe):
-    ("For each batch: the critic run once, in training mode, on the joint batch [(s, a); (s', a' ~ pi(s'))]; yields "
-     "`Record('Q1Vals')`, `Record('Q2Vals')`, the loss sum_i MSE(Q_i(s,a), y), then the batch.")
-    @property
-    def titles(self)->tuple: return (self.title, 'Q1Vals', 'Q2Vals')
+class CrossQCriticLoss(UpdateStep):
+    ("The twin critics' loss sum_i MSE(Q_i(s,a), y) (`loss`, 'LossQ'), the critic run once in training mode on the "
+     "joint batch [(s, a); (s', a' ~ pi(s'))]; records `Q1Vals`, `Q2Vals`.")
     def __init__(self, source_datapipe, critic:nn.Module, actor:SquashedGaussianActor, gamma:float=0.99,
                  alpha:Alpha|None=None, title:str='LossQ'):
         self.source_datapipe,self.critic,self.actor,self.gamma,self.title = source_datapipe,critic,actor,gamma,title
         self.alpha = Alpha(0.2) if alpha is None else alpha
-    def __iter__(self):
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            with torch.no_grad(), evaluating(self.actor): a_next, logp_next = self.actor.sample(b.next_state)
-            q, q_next = self.critic(torch.cat([b.state, b.next_state]), torch.cat([b.action, a_next])).chunk(2)
-            y = td_target(b, q_next.detach().min(-1).values - self.alpha() * logp_next, self.gamma)
-            qd = q.detach(); yield Record('Q1Vals', qd[:, 0]); yield Record('Q2Vals', qd[:, 1])
-            yield Loss((q - y[:, None]).pow(2).mean(0).sum(), title=self.title)
-            yield b
+    def step(self, state, action, reward, next_state, terminated, n_steps=None):
+        with torch.no_grad(), evaluating(self.actor): a_next, logp_next = self.actor.sample(next_state)
+        q, q_next = self.critic(torch.cat([state, next_state]), torch.cat([action, a_next])).chunk(2)
+        y = td_target(reward, terminated, q_next.detach().min(-1).values - self.alpha() * logp_next, self.gamma, n_steps)
+        qd = q.detach()
+        return dict(loss=(q - y[:, None]).pow(2).mean(0).sum(), title=self.title,
+                    log={'Q1Vals': qd[:, 0], 'Q2Vals': qd[:, 1]})
 
 # %% ../../nbs/12b_agents.crossq.ipynb #29a868b9
 class CrossQActorLoss(SACActorLossProcessor):
@@ -124,10 +131,9 @@ class CrossQActorLoss(SACActorLossProcessor):
         super().__init__(source_datapipe, critic, actor, alpha, title); self.gate = gate
     def q(self, s:Tensor, a:Tensor)->Tensor:
         with evaluating(self.critic): return super().q(s, a)   # by its running statistics, which it leaves as they are
-    def __iter__(self):
-        for b in self.source_datapipe:
-            if is_step(b) and self.gate.due: yield from self.loss(b)
-            yield b
+    def active(self)->bool: return self.gate.due
+    @property
+    def gate_str(self)->str: return str(self.gate)
 
 # %% ../../nbs/12b_agents.crossq.ipynb #3e7cb631
 def CrossQLearner(
@@ -149,19 +155,24 @@ def CrossQLearner(
         batches:int|None=None, # Batches per epoch
         dp_augmentation_fns:list|None=None, # More augmentations of the learner chain
     )->LearnerHead:
-    "CrossQ: SAC's chain with batch-renormalised networks, a joint critic forward, no targets, a delayed policy."
-    def losses(pipe, gate):
-        pipe = ReplaceDp(SACCriticLossProcessor, lambda p: CrossQCriticLoss(p.source_datapipe, critic, actor, p.gamma,
-                                                                            p.alpha))(pipe)
-        return ReplaceDp(SACActorLossProcessor, lambda p: CrossQActorLoss(p.source_datapipe, critic, actor, p.alpha,
-                                                                          gate))(pipe)
-    fns = [RemoveDp(SoftTargetUpdater), delayed(policy_delay, losses)]
-    learner = SACLearner(actor, critic, dls, logger_bases, lr=lr, alpha=alpha, opt=partial(torch.optim.Adam, betas=betas),
-                         bs=bs, max_sz=max_sz, gamma=gamma, learning_starts=learning_starts, train_freq=train_freq,
-                         gradient_steps=gradient_steps, device=device, batches=batches,
-                         dp_augmentation_fns=fns + list(dp_augmentation_fns or []))
-    for st in find_dps(learner, BasicOptStepper):   # the temperature's optimiser: torch's default betas
-        if st.model is learner.alpha: st.opt = make_optimizer(st.model.parameters(), lr)
+    ("CrossQ: the replay learners' data side, the joint critic forward on batch-renormalised networks, no target "
+     "networks, a delayed policy and temperature.")
+    check_learner_input(dls, critic, 'CrossQ')
+    alpha_m, learnable = _alpha(alpha)
+    gamma = check_nsteps(dls, 1, gamma, 'CrossQ')
+    adam = partial(torch.optim.Adam, betas=betas)   # the temperature keeps torch's default betas
+    pipe = replay_batches(dls, batches, bs, max_sz, learning_starts, train_freq, gradient_steps)
+    pipe = clock = UpdateClock(pipe)
+    gate = clock.every(policy_delay)   # the policy and the temperature wait on it
+    pipe = CrossQCriticLoss(pipe, critic, actor, gamma, alpha_m)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossQ'), critic, lr, opt=adam)
+    pipe = CrossQActorLoss(pipe, critic, actor, alpha_m, gate)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossPi'), actor, lr, opt=adam)
+    if learnable:
+        pipe = AlphaLossProcessor(pipe, alpha_m, -float(actor.action_sz), gate=gate)
+        pipe = BasicOptStepper(LossCollector(pipe, title='LossAlpha'), alpha_m, lr)
+    learner = learner_head(pipe, logger_bases, dp_augmentation_fns, device)
+    learner.alpha = alpha_m
     return learner
 
 def CrossQAgent(model:CrossQActor, logger_bases:list|None=None, start_steps:int=0, dp_augmentation_fns=None):

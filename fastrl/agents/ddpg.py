@@ -20,7 +20,9 @@ from ..envs.gym import GymStepper
 from ..memory.experience_replay import ExperienceReplay, learned_fields
 from ..loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ..learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper,
-                                 SoftTargetUpdater, get_target_model, check_nsteps, frozen, td_target, learner_head)
+                                 SoftTargetUpdater, get_target_model, check_nsteps, td_target, learner_head)
+from ..learner.update import UpdateStep
+from types import SimpleNamespace
 from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, OrnsteinUhlenbeck,
                                 ActionClip, ActionUnbatcher, NumpyConverter, is_shape_error)
 from ..core import evaluating
@@ -214,58 +216,51 @@ class ExplorationComparisonLogger(Pipe):
 
 
 # %% ../../nbs/10_agents.ddpg.ipynb #ba3e91ce
-def ddpg_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float)->Tensor:
+def ddpg_target(next_state:Tensor, reward:Tensor, terminated:Tensor, t_actor:nn.Module, t_critic:nn.Module,
+                gamma:float, n_steps:Tensor|None=None)->Tensor:
     ("y = r + gamma^k (1 - terminated) Q'(s', mu'(s')), without gradients, the target networks in evaluation mode "
      "(BatchNorm by its running statistics, left unchanged).")
     with torch.no_grad(), evaluating(t_actor), evaluating(t_critic):
-        q_next = t_critic(b.next_state, t_actor(b.next_state)).squeeze(-1)
+        q_next = t_critic(next_state, t_actor(next_state)).squeeze(-1)
         # CRITICAL: any other shape would broadcast against the rewards [B]: a wrong target, maybe silently
-        if q_next.shape != b.reward.shape:
+        if q_next.shape != reward.shape:
             raise UserCodeError(f"the critic {type(t_critic).__name__} gives values of shape "
-                                f"{tuple(t_critic(b.next_state, t_actor(b.next_state)).shape)} for a batch of "
-                                f"{len(b.reward)}; DDPG's critic must give one value per (state, action): [B] or [B, 1]")
-        return td_target(b, q_next, gamma)
+                                f"{tuple(t_critic(next_state, t_actor(next_state)).shape)} for a batch of "
+                                f"{len(reward)}; DDPG's critic must give one value per (state, action): [B] or [B, 1]")
+        return td_target(reward, terminated, q_next, gamma, n_steps)
 
-class CriticLossProcessor(Pipe):
-    "For each batch: yields `{'loss': MSE(Q(s,a), y), 'title': 'critic-loss'}`, then the batch."
+class CriticLossProcessor(UpdateStep):
+    "The critic's loss MSE(Q(s,a), y) on each batch (`loss`, titled 'critic-loss'); `qvals_title`: also every Q(s,a)."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
                  gamma:float=0.99, loss_func=F.mse_loss, title:str='critic-loss',
-                 qvals_title:str|None=None): # When given, also yields `Record(qvals_title, Q(s,a) of each row)` per batch
+                 qvals_title:str|None=None): # When given, also records `qvals_title`: Q(s,a) of each row, per batch
         self.source_datapipe,self.critic,self.actor,self.gamma = source_datapipe,critic,actor,gamma
         self.loss_func,self.title = loss_func,title
         self.t_critic,self.t_actor,self.qvals_title = t_critic,t_actor,qvals_title
-    @property
-    def titles(self)->tuple: return (self.qvals_title,) if self.qvals_title else ()
+        self._t = SimpleNamespace(nets=None)   # the target networks, found in the chain at the first step
     def targets(self)->list:
         "The (online, target) networks it bootstraps from (`None`: the updater's, found when it runs)."
         return [(self.critic, self.t_critic), (self.actor, self.t_actor)]
-    def __iter__(self):
-        t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)
-        t_actor = get_target_model(self.actor, self.source_datapipe, self.t_actor)
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            y = ddpg_target(b, t_actor, t_critic, self.gamma)
-            q = self.critic(b.state, b.action).squeeze(-1)
-            # every Q(s,a) of the batch: the epoch's Average/Std/Max/Min columns (Spinning Up's with_min_and_max)
-            if self.qvals_title: yield Record(self.qvals_title, q.detach())
-            yield Loss(self.loss_func(q, y), title=self.title)
-            yield b
+    def target_nets(self)->tuple:
+        "(target actor, target critic): given, else those of the updaters before it, else the online networks."
+        if self._t.nets is None:
+            self._t.nets = (get_target_model(self.actor, self.source_datapipe, self.t_actor),
+                            get_target_model(self.critic, self.source_datapipe, self.t_critic))
+        return self._t.nets
+    def step(self, state, action, reward, next_state, terminated, n_steps=None):
+        t_actor, t_critic = self.target_nets()
+        y = ddpg_target(next_state, reward, terminated, t_actor, t_critic, self.gamma, n_steps)
+        q = self.critic(state, action).squeeze(-1)
+        # every Q(s,a) of the batch: the epoch's Average/Std/Max/Min columns (Spinning Up's with_min_and_max)
+        log = {self.qvals_title: q.detach()} if self.qvals_title else {}
+        return dict(loss=self.loss_func(q, y), title=self.title, log=log)
 
 # %% ../../nbs/10_agents.ddpg.ipynb #6c584b72
-class ActorLossProcessor(Pipe):
-    "For each batch: yields `{'loss': -mean Q(s, mu(s)), 'title': 'actor-loss'}`, then the batch."
+class ActorLossProcessor(UpdateStep):
+    "The actor's loss -mean Q(s, mu(s)) on each batch (`loss`, titled 'actor-loss')."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, title:str='actor-loss'):
         self.source_datapipe,self.critic,self.actor,self.title = source_datapipe,critic,actor,title
-    def __iter__(self):
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            yield from self.loss(b)
-            yield b
-    def loss(self, b:SimpleStep):
-        ("The actor's loss on batch `b`. The critic is frozen for the forward only: the loss's graph then has no path "
-         "to the critic's weights (their gradients would be thrown away), and nothing stays frozen across the yield.")
-        with frozen(self.critic): l = -self.critic(b.state, self.actor(b.state)).mean()
-        yield Loss(l, title=self.title)
+    def step(self, state): return dict(loss=-self.critic(state, self.actor(state)).mean(), title=self.title)
 
 # %% ../../nbs/10_agents.ddpg.ipynb #1a13ed1e
 def _train_stepper(dls)->GymStepper|None:

@@ -15,6 +15,8 @@ from ..learner.core import LearnerHead
 from .vpg import VPGLearner, VPGPolicyLoss, ValueLoss, minibatches
 from .onpolicy import dp_avg
 from ..core import Loss
+from ..learner.update import UpdateStep, Update, keyed
+from .vpg import rollout
 
 # %% auto #0
 __all__ = ['ADV_NORMS', 'ppo_clip_loss', 'check_adv_norm', 'action_entropy', 'PPOPolicyLoss', 'PPOLearner', 'PPOJointLoss',
@@ -48,8 +50,8 @@ def action_entropy(pi)->Tensor:
 
 # %% ../../nbs/16_agents.ppo.ipynb #2b0d9b48
 class PPOPolicyLoss(VPGPolicyLoss):
-    ("For each `Rollout`: PPO-Clip policy steps with KL early stopping (loss dicts), then records; the rollout passes "
-     "on.")
+    ("Per rollout: PPO-Clip policy steps over minibatches with KL early stopping, each stepped at once by the stepper "
+     "after it; then records.")
     titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy', 'ClipFrac', 'StopIter')
     def __init__(self,
                  source_datapipe,
@@ -89,21 +91,25 @@ class PPOPolicyLoss(VPGPolicyLoss):
         yield Record('KL', info_new['kl']); yield Record('Entropy', info_old['ent'])
         yield Record('ClipFrac', info_new['cf']); yield Record('StopIter', done)
 
-    def __iter__(self):
-        for r in self.source_datapipe:
-            if not is_rollout(r): yield r; continue
-            with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True)
-            done, stop = 0, False
-            for i in range(self.train_pi_iters):
-                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
-                    loss, info = self.loss_fn(self.ac, r[idx], stats=self.target_kl is not None)
-                    if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
-                    yield Loss(loss, title='LossPi', opt=self.opt)
-                if stop: break
-                done = i + 1
-            with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
-            yield from self.records(loss_old, info_old, loss_new, info_new, done)
-            yield r
+    def pi_minibatch(self, obs, act, adv, logp, mask=None, h0=None, first=None):
+        "The clipped loss on a minibatch (without stats), for the optimiser `opt`."
+        r = rollout(obs, act, adv=adv, logp=logp, mask=mask, h0=h0, first=first)
+        return dict(loss=self.loss_fn(self.ac, r, stats=False)[0], title='LossPi', opt=self.opt)
+
+    def step(self, obs, act, adv, logp, mask=None, h0=None, first=None):
+        r = rollout(obs, act, adv=adv, logp=logp, mask=mask, h0=h0, first=first)
+        with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True)
+        done, stop = 0, False
+        for i in range(self.train_pi_iters):
+            for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
+                if self.target_kl is None: self.learn(r[idx], self.pi_minibatch); continue   # one function
+                loss, info = self.loss_fn(self.ac, r[idx], stats=True)
+                if self.kl_stop(info): stop = True; break   # CRITICAL: the same step on every rank
+                self.handle(dict(loss=loss, title='LossPi', opt=self.opt))
+            if stop: break
+            done = i + 1
+        with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
+        return dict(log={o.name: o.value for o in self.records(loss_old, info_old, loss_new, info_new, done)})
 
 # %% ../../nbs/16_agents.ppo.ipynb #6693625a
 def PPOLearner(
@@ -131,10 +137,10 @@ def PPOLearner(
     return VPGLearner(ac, dls, dp_augmentation_fns=augs + list(dp_augmentation_fns or []), **kwargs)
 
 # %% ../../nbs/16_agents.ppo.ipynb #9dd97f3a
-class PPOJointLoss(Pipe):
+class PPOJointLoss(UpdateStep):
     ("For each `Rollout`: pairs of PPO-Clip policy and value steps on the same minibatches, one loss dict (`loss_pi + "
      "loss_v`, both optimisers) each; then the records of `PPOPolicyLoss` and `ValueLoss`.")
-    titles = PPOPolicyLoss.titles + ValueLoss.titles
+    loop = True
     def __init__(self, source_datapipe, ac:nn.Module, opt, v_opt, clip_ratio:float=0.2, train_pi_iters:int=80,
                  train_v_iters:int=80, target_kl:float|None=0.01, mb_size:int|None=None, vf_coef:float=1.,
                  joint_clip:bool=False, ent_coef:float=0., adv_norm:str='epoch'):
@@ -151,29 +157,40 @@ class PPOJointLoss(Pipe):
     records = staticmethod(PPOPolicyLoss.records)
     v_loss = ValueLoss.loss            # reads only `self.ac`
 
-    def __iter__(self):
-        for r in self.source_datapipe:
-            if not is_rollout(r): yield r; continue
-            with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True); v_old = self.v_loss(r)
-            done, stop = 0, False
-            for i in range(max(self.train_pi_iters, self.train_v_iters)):
-                pi_on = not stop and i < self.train_pi_iters
-                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
-                    b, losses, opts = r[idx], [], []
-                    if pi_on:
-                        loss, info = self.loss_fn(self.ac, b, stats=self.target_kl is not None)
-                        if self.kl_stop(info): stop = True; pi_on = False
-                        else: losses.append(loss); opts.append(self.opt)
-                    if i < self.train_v_iters: losses.append(self.vf_coef * self.v_loss(b)); opts.append(self.v_opt)
-                    if losses:
-                        l = Loss(sum(losses), title='LossPi+LossV', opt=opts)
-                        if self.joint_clip: l['clip'] = 'joint'   # one gradient-norm clip over both networks
-                        yield l
-                if pi_on: done = i + 1
-            with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
-            yield from self.records(loss_old, info_old, loss_new, info_new, done)
-            yield Record('LossV', v_old); yield Record('DeltaLossV', v_new - v_old)
-            yield r
+    def joint_minibatch(self, obs, act, adv, logp, ret, mask=None, h0=None, first=None):
+        "The policy's and value's losses of a minibatch summed (the value's weighted by `vf_coef`), for both optimisers."
+        b = rollout(obs, act, ret, adv, logp, mask=mask, h0=h0, first=first)
+        loss = sum([self.loss_fn(self.ac, b, stats=False)[0], self.vf_coef * self.v_loss(b)])
+        return dict(loss=loss, title='LossPi+LossV', opt=[self.opt, self.v_opt], clip='joint' if self.joint_clip else None)
+    def v_minibatch(self, obs, ret, h0=None, first=None):
+        "The value's loss alone (weighted by `vf_coef`: its passes after the policy's)."
+        b = rollout(obs, ret=ret, h0=h0, first=first)
+        return dict(loss=sum([self.vf_coef * self.v_loss(b)]), title='LossPi+LossV', opt=[self.v_opt],
+                    clip='joint' if self.joint_clip else None)
+
+    def step(self, obs, act, adv, logp, ret, mask=None, h0=None, first=None):
+        r = rollout(obs, act, ret, adv, logp, mask=mask, h0=h0, first=first)
+        with torch.no_grad(): loss_old, info_old = self.loss_fn(self.ac, r, ent=True); v_old = self.v_loss(r)
+        done, stop = 0, False
+        for i in range(max(self.train_pi_iters, self.train_v_iters)):
+            pi_on = not stop and i < self.train_pi_iters
+            for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
+                b, losses, opts = r[idx], [], []
+                if pi_on and self.target_kl is None and i < self.train_v_iters:   # one function: both losses, their step
+                    self.learn(b, self.joint_minibatch); continue
+                if pi_on:
+                    loss, info = self.loss_fn(self.ac, b, stats=self.target_kl is not None)
+                    if self.kl_stop(info): stop = True; pi_on = False
+                    else: losses.append(loss); opts.append(self.opt)
+                if i < self.train_v_iters and not losses: self.learn(b, self.v_minibatch); continue
+                if i < self.train_v_iters: losses.append(self.vf_coef * self.v_loss(b)); opts.append(self.v_opt)
+                if losses:
+                    self.handle(dict(loss=sum(losses), title='LossPi+LossV', opt=opts,
+                                     clip='joint' if self.joint_clip else None))
+            if pi_on: done = i + 1
+        with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r); v_new = self.v_loss(r)
+        log = {o.name: o.value for o in self.records(loss_old, info_old, loss_new, info_new, done)}
+        return dict(log=log | {'LossV': v_old, 'DeltaLossV': v_new - v_old})
 
 def JointPolicyValue(vf_coef:float=1., joint_clip:bool=False):
     ("Augmentation of a PPO learner: one `PPOJointLoss` (same settings and optimisers, the value loss weighted by "
@@ -190,19 +207,19 @@ def JointPolicyValue(vf_coef:float=1., joint_clip:bool=False):
     return aug
 
 # %% ../../nbs/16_agents.ppo.ipynb #c9672c92
-class LinearAnneal(Pipe):
+class LinearAnneal(UpdateStep):
     "Before each epoch's update, scale the optimisers' learning rates and PPO's `clip_ratio` by `1 - k/epochs`."
     def __init__(self, source_datapipe, epochs:int, opts:list=(), clip_pipes:list=()):
         self.source_datapipe,self.epochs,self.opts,self.clip_pipes = source_datapipe,epochs,list(opts),list(clip_pipes)
         self.k = 0
-        self.lr0 = [[g['lr'] for g in o.param_groups] for o in self.opts]
+        self.lr0 = [[float(g['lr']) for g in o.param_groups] for o in self.opts]
         self.clip0 = [p.clip_ratio for p in self.clip_pipes]
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_rollout(o):
-                self.k += 1
-                frac = max(1 - self.k / self.epochs, 0.)
-                for opt, lrs in zip(self.opts, self.lr0):
-                    for g, lr in zip(opt.param_groups, lrs): g['lr'] = lr * frac
-                for p, c in zip(self.clip_pipes, self.clip0): p.clip_ratio = c * frac
-            yield o
+    def advance(self):
+        self.k += 1
+        frac = max(1 - self.k / self.epochs, 0.)
+        for opt, lrs in zip(self.opts, self.lr0):
+            for g, lr in zip(opt.param_groups, lrs):
+                if isinstance(g['lr'], Tensor): g['lr'].fill_(lr * frac)   # a compiled step's rate: the same tensor
+                else: g['lr'] = lr * frac
+        for p, c in zip(self.clip_pipes, self.clip0): p.clip_ratio = c * frac
+    def step(self): return dict()

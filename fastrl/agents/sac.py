@@ -16,7 +16,10 @@ from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter, RemoveDp, find_dps, insert_dp, remove_dp
 from .core import OrnsteinUhlenbeck, SimpleModelRunner, UniformWarmup, AgentHead
 from ..core import evaluating
-from ..learner.core import LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target, frozen
+from copy import deepcopy
+from ..learner.core import (LearnerHead, LossCollector, BasicOptStepper, SoftTargetUpdater, td_target,
+                                 replay_batches, learner_head, check_nsteps)
+from ..learner.update import UpdateStep
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .td3 import TwinCritic, TwinQLossProcessor, torch_default_init
 from .policies import obs_encoding
@@ -106,30 +109,27 @@ class Alpha(nn.Module):
         self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha)), requires_grad=learnable)
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
-LOG_PI = 'LogPi'   # the record of the batch's log-probabilities: the actor loss yields it, the temperature reads it
+LOG_PI = 'LogPi'   # the record of the batch's log-probabilities (the actor's step also writes them as `logp`)
 
-class AlphaLossProcessor(Pipe):
-    ("After each batch's `Record('LogPi', mean log pi)`, yields `{'loss': -log_alpha (mean log pi + target_entropy), "
-     "'title': 'LossAlpha'}` before the batch.")
-    reads = (LOG_PI,)   # the learner checks that a pipe before it yields them
-    def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha'):
-        self.source_datapipe,self.alpha,self.target_entropy,self.title = source_datapipe,alpha,target_entropy,title
-        self.logp = None
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if isinstance(o, Record) and o.name == LOG_PI: self.logp = o.value
-            if is_step(o) and self.logp is not None:
-                yield Loss(-self.alpha.log_alpha * (self.logp.mean() + self.target_entropy), title=self.title)
-                self.logp = None
-            yield o
+class AlphaLossProcessor(UpdateStep):
+    ("The temperature's loss -log_alpha (mean log pi + target_entropy) (`loss`, 'LossAlpha'), from the actor's `logp`; "
+     "with a `gate`, on the updates it lets through (those of a delayed policy).")
+    def __init__(self, source_datapipe, alpha:Alpha, target_entropy:float, title:str='LossAlpha', gate=None):
+        self.source_datapipe,self.alpha,self.target_entropy,self.title,self.gate = source_datapipe,alpha,target_entropy,title,gate
+    def active(self)->bool: return self.gate is None or self.gate.due
+    @property
+    def gate_str(self)->str|None: return None if self.gate is None else str(self.gate)
+    def step(self, logp):
+        return dict(loss=-self.alpha.log_alpha * (logp.mean() + self.target_entropy), title=self.title)
 
 # %% ../../nbs/12_agents.sac.ipynb #164a4258
-def sac_target(b:SimpleStep, actor:nn.Module, t_critic:nn.Module, gamma:float, alpha)->Tensor:
+def sac_target(next_state:Tensor, reward:Tensor, terminated:Tensor, actor:nn.Module, t_critic:nn.Module, gamma:float,
+               alpha, n_steps:Tensor|None=None)->Tensor:
     "y = r + gamma^k (1 - terminated) (min_i Q'_i(s', a') - alpha log pi(a'|s')), a' ~ pi(.|s'); without gradients."
     with torch.no_grad():
-        a_next, logp_next = actor.sample(b.next_state)
-        q_next = t_critic(b.next_state, a_next).min(-1).values - alpha * logp_next
-        return td_target(b, q_next, gamma)
+        a_next, logp_next = actor.sample(next_state)
+        q_next = t_critic(next_state, a_next).min(-1).values - alpha * logp_next
+        return td_target(reward, terminated, q_next, gamma, n_steps)
 
 class SACCriticLossProcessor(TwinQLossProcessor):
     "`TwinQLossProcessor` with SAC's soft target (no target policy: the next action is sampled from `actor`)."
@@ -137,32 +137,24 @@ class SACCriticLossProcessor(TwinQLossProcessor):
                  title:str='LossQ'):
         super().__init__(source_datapipe, critic, actor, t_critic, actor, gamma, title)
         self.alpha = Alpha(0.2) if alpha is None else alpha
-    def target(self, b): return sac_target(b, self.actor, self.t_critic, self.gamma, self.alpha())
+    def target(self, next_state, reward, terminated, n_steps=None):
+        return sac_target(next_state, reward, terminated, self.actor, self.t_critic, self.gamma, self.alpha(), n_steps)
 
 # %% ../../nbs/12_agents.sac.ipynb #de385e54
-class SACActorLossProcessor(Pipe):
-    ("For each batch: yields `Record('LogPi')`, `Record('Alpha')`, `{'loss': mean(alpha log pi - min_i Q_i(s, a~)), "
-     "'title': 'LossPi'}`, then the batch.")
-    @property
-    def titles(self)->tuple: return (self.title, LOG_PI, 'Alpha')
+class SACActorLossProcessor(UpdateStep):
+    ("The policy's loss mean(alpha log pi(a~|s) - min_i Q_i(s, a~)), a~ reparameterised (`loss`, 'LossPi'); writes "
+     "`logp` (the temperature's step reads it) and records `LogPi` and `Alpha`.")
     def __init__(self, source_datapipe, critic:nn.Module, actor:SquashedGaussianActor, alpha:Alpha, title:str='LossPi'):
         self.source_datapipe,self.critic,self.actor,self.alpha,self.title = source_datapipe,critic,actor,alpha,title
-    def __iter__(self):
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            yield from self.loss(b)
-            yield b
     def q(self, s:Tensor, a:Tensor)->Tensor:
-        ("min_i Q_i(s, a), the critic frozen for this forward only: the loss's graph reaches the actor, not the "
-         "critic's weights (their gradients would be thrown away).")
-        with frozen(self.critic): return self.critic(s, a).min(-1).values
-    def loss(self, b:SimpleStep):
-        "`LogPi`, `Alpha` and the actor's loss on batch `b`."
-        a, logp = self.actor.sample(b.state)
+        "min_i Q_i(s, a) (the actor's stepper back-propagates into the actor only)."
+        return self.critic(s, a).min(-1).values
+    def step(self, state):
+        a, logp = self.actor.sample(state)
         alpha = self.alpha()
-        q = self.q(b.state, a)
-        yield Record(LOG_PI, logp.detach()); yield Record('Alpha', alpha)
-        yield Loss((alpha * logp - q).mean(), title=self.title)
+        q = self.q(state, a)
+        return dict(loss=(alpha * logp - q).mean(), title=self.title, logp=logp.detach(),
+                    log={LOG_PI: logp.detach(), 'Alpha': alpha})
 
 # %% ../../nbs/12_agents.sac.ipynb #04449daa
 def _holding(pipe, dp_type, model):
@@ -201,27 +193,26 @@ def SACLearner(
         dp_augmentation_fns:list|None=None, # More augmentations of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
-    ("SAC: `DDPGLearner` + a squashed Gaussian policy, twin critics with the soft clipped double-Q target, fixed or "
-     "learnt alpha.")
+    ("SAC: the replay learners' data side + a squashed Gaussian policy, twin critics with the soft clipped double-Q "
+     "target, fixed or learnt alpha.")
     check_learner_input(dls, critic, 'SAC')
     if not hasattr(actor, 'sample'):
         raise ValueError("SAC needs a stochastic actor with `sample(s) -> (action, logp)`, as "
                          f"`SquashedGaussianActor`; {type(actor).__name__} has none.")
     alpha_m, learnable = _alpha(alpha)
     target_entropy = -float(actor.action_sz) if target_entropy is None else target_entropy
-    sac_fns = [ReplaceDp(CriticLossProcessor, lambda p: SACCriticLossProcessor(p.source_datapipe, critic, actor,
-                                                                               p.t_critic, p.gamma, alpha_m)),
-               ReplaceDp(ActorLossProcessor, lambda p: SACActorLossProcessor(p.source_datapipe, critic,
-                                                                             actor, alpha_m)),
-               lambda pipe: remove_dp(pipe, _holding(pipe, SoftTargetUpdater, actor)),   # no target policy
-               replay_schedule(train_freq, gradient_steps), spinup_titles]
+    gamma = check_nsteps(dls, nsteps, gamma, 'SAC')
+    t_critic = deepcopy(critic)   # CRITICAL: a separate target network (no target policy)
+    pipe = replay_batches(dls, batches, bs, max_sz, learning_starts, train_freq, gradient_steps, nsteps, rolling_length)
+    pipe = SACCriticLossProcessor(pipe, critic, actor, t_critic, gamma, alpha_m)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossQ'), critic, lr, opt=opt)
+    pipe = SACActorLossProcessor(pipe, critic, actor, alpha_m)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossPi'), actor, lr, opt=opt)
     if learnable:
-        sac_fns.append(lambda pipe: insert_dp(pipe, _holding(pipe, BasicOptStepper, actor), lambda p: BasicOptStepper(
-            LossCollector(AlphaLossProcessor(p, alpha_m, target_entropy)), alpha_m, lr, opt=opt)))
-    learner = DDPGLearner(actor, critic, dls, logger_bases, actor_lr=lr, actor_opt=opt, critic_lr=lr, critic_opt=opt,
-                          tau=tau, bs=bs, max_sz=max_sz, nsteps=nsteps, device=device, batches=batches, gamma=gamma,
-                          learning_starts=learning_starts, rolling_length=rolling_length,
-                          dp_augmentation_fns=sac_fns + list(dp_augmentation_fns or []))
+        pipe = BasicOptStepper(LossCollector(AlphaLossProcessor(pipe, alpha_m, target_entropy), title='LossAlpha'), alpha_m, lr,
+                               opt=opt)
+    pipe = SoftTargetUpdater(pipe, critic, t_critic, tau=tau)
+    learner = learner_head(pipe, logger_bases, dp_augmentation_fns, device)
     learner.alpha = alpha_m
     return learner
 

@@ -13,7 +13,10 @@ from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step
 from ..pipes.core import ReplaceDp, InsertAfter
 from .core import OrnsteinUhlenbeck, GaussianNoise, UniformWarmup, AgentHead
-from ..learner.core import LearnerHead, get_target_model, td_target, frozen, Every
+from copy import deepcopy
+from ..learner.core import (LearnerHead, get_target_model, td_target, Every, replay_batches, UpdateClock,
+                                 LossCollector, BasicOptStepper, SoftTargetUpdater, learner_head, check_nsteps)
+from ..learner.update import UpdateStep
 from .ddpg import Actor, DDPGAgent, CriticLossProcessor, ActorLossProcessor, DDPGLearner
 from .policies import obs_encoding
 from ..core import Loss
@@ -107,37 +110,32 @@ def smoothed_target_action(t_actor:nn.Module, s:Tensor, target_noise:float=0.2, 
     # CRITICAL: the smoothed target action stays in bounds
     return torch.clamp(a + eps * scale, bias - scale, bias + scale)
 
-def td3_target(b:SimpleStep, t_actor:nn.Module, t_critic:nn.Module, gamma:float, target_noise:float=0.2,
-               noise_clip:float=0.5, noise:Tensor|None=None)->Tensor:
+def td3_target(next_state:Tensor, reward:Tensor, terminated:Tensor, t_actor:nn.Module, t_critic:nn.Module,
+               gamma:float, target_noise:float=0.2, noise_clip:float=0.5, noise:Tensor|None=None,
+               n_steps:Tensor|None=None)->Tensor:
     "y = r + gamma^k (1 - terminated) min_i Q'_i(s', a~), a~ the smoothed target action; without gradients."
     with torch.no_grad():
-        a_next = smoothed_target_action(t_actor, b.next_state, target_noise, noise_clip, noise)
-        q_next = t_critic(b.next_state, a_next).min(-1).values   # clipped double-Q
-        return td_target(b, q_next, gamma)
+        a_next = smoothed_target_action(t_actor, next_state, target_noise, noise_clip, noise)
+        q_next = t_critic(next_state, a_next).min(-1).values   # clipped double-Q
+        return td_target(reward, terminated, q_next, gamma, n_steps)
 
 # %% ../../nbs/11_agents.td3.ipynb #63f2cdd5
-class TwinQLossProcessor(Pipe):
-    ("For each batch: yields `Record('Q1Vals')`, `Record('Q2Vals')`, `{'loss': sum_i MSE(Q_i(s,a), y), 'title': "
-     "'LossQ'}`, then the batch.")
-    @property
-    def titles(self)->tuple: return (self.title, 'Q1Vals', 'Q2Vals')
+class TwinQLossProcessor(UpdateStep):
+    "The twin critics' loss sum_i MSE(Q_i(s,a), y) (`loss`, 'LossQ'), recording `Q1Vals` and `Q2Vals`; `target` by a subclass."
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, t_critic=None, t_actor=None,
                  gamma:float=0.99, title:str='LossQ'):
         self.source_datapipe,self.critic,self.actor,self.gamma,self.title = source_datapipe,critic,actor,gamma,title
         self.t_critic,self.t_actor = t_critic,t_actor
     def targets(self)->list: return [(self.critic, self.t_critic), (self.actor, self.t_actor)]
-    def target(self, b:SimpleStep)->Tensor: raise NotImplementedError
-    def __iter__(self):
-        self.t_critic = get_target_model(self.critic, self.source_datapipe, self.t_critic)
-        self.t_actor = get_target_model(self.actor, self.source_datapipe, self.t_actor)
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            y = self.target(b)
-            q = self.critic(b.state, b.action)   # [B, n]: all critics in one forward
-            qd = q.detach()   # every row's values: the epoch's Average/Std/Max/Min columns
-            yield Record('Q1Vals', qd[:, 0]); yield Record('Q2Vals', qd[:, 1])
-            yield Loss((q - y[:, None]).pow(2).mean(0).sum(), title=self.title)
-            yield b
+    def target(self, next_state, reward, terminated, n_steps=None)->Tensor: raise NotImplementedError
+    def step(self, state, action, reward, next_state, terminated, n_steps=None):
+        if self.t_critic is None: self.t_critic = get_target_model(self.critic, self.source_datapipe)
+        if self.t_actor is None: self.t_actor = get_target_model(self.actor, self.source_datapipe)
+        y = self.target(next_state, reward, terminated, n_steps)
+        q = self.critic(state, action)   # [B, n]: all critics in one forward
+        qd = q.detach()   # every row's values: the epoch's Average/Std/Max/Min columns
+        return dict(loss=(q - y[:, None]).pow(2).mean(0).sum(), title=self.title,
+                    log={'Q1Vals': qd[:, 0], 'Q2Vals': qd[:, 1]})
 
 class TD3CriticLossProcessor(TwinQLossProcessor):
     "`TwinQLossProcessor` with TD3's target: clipped double-Q at the smoothed target action."
@@ -145,12 +143,13 @@ class TD3CriticLossProcessor(TwinQLossProcessor):
                  target_noise:float=0.2, noise_clip:float=0.5, title:str='LossQ'):
         super().__init__(source_datapipe, critic, actor, t_critic, t_actor, gamma, title)
         self.target_noise,self.noise_clip = target_noise,noise_clip
-    def target(self, b): return td3_target(b, self.t_actor, self.t_critic, self.gamma, self.target_noise,
-                                           self.noise_clip)
+    def target(self, next_state, reward, terminated, n_steps=None):
+        return td3_target(next_state, reward, terminated, self.t_actor, self.t_critic, self.gamma, self.target_noise,
+                          self.noise_clip, n_steps=n_steps)
 
 # %% ../../nbs/11_agents.td3.ipynb #9ba24693
 class DelayedActorLossProcessor(ActorLossProcessor):
-    ("`ActorLossProcessor` that yields `{'loss': -mean Q(s, mu(s)), 'title': 'LossPi'}` only when `gate` is due "
+    ("`ActorLossProcessor` (`loss` -mean Q(s, mu(s)), 'LossPi') on the updates `gate` lets through "
      "(`clock.every(policy_delay)`: updates d, 2d, ...); TD3's target updaters wait on the same gate.")
     def __init__(self, source_datapipe, critic:nn.Module, actor:nn.Module, gate:Every, title:str='LossPi'):
         super().__init__(source_datapipe, critic, actor, title); self.gate = gate
@@ -158,10 +157,9 @@ class DelayedActorLossProcessor(ActorLossProcessor):
     def policy_delay(self)->int: return self.gate.d
     @policy_delay.setter
     def policy_delay(self, d:int): self.gate.d = d   # the ablation without delay sets 1: actor and targets alike
-    def __iter__(self):
-        for b in self.source_datapipe:
-            if is_step(b) and self.gate.due: yield from self.loss(b)
-            yield b
+    def active(self)->bool: return self.gate.due
+    @property
+    def gate_str(self)->str: return str(self.gate)
 
 # %% ../../nbs/11_agents.td3.ipynb #2ec51757
 def TD3Learner(
@@ -189,24 +187,24 @@ def TD3Learner(
         dp_augmentation_fns:list|None=None, # More augmentations of the learner chain
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
-    ("TD3: `DDPGLearner` + twin critics with the clipped double-Q target, target policy smoothing, delayed actor and "
-     "target updates.")
+    ("TD3: DDPG's data side + twin critics with the clipped double-Q target, target policy smoothing, delayed actor "
+     "and target updates.")
     check_learner_input(dls, critic, 'TD3')
     if not (hasattr(actor, 'action_scale') and hasattr(actor, 'action_bias')):
         raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the "
                          f"action bounds, for the smoothing noise), as `Actor`; {type(actor).__name__} has none.")
-    td3_fns = [ReplaceDp(CriticLossProcessor, lambda p: TD3CriticLossProcessor(p.source_datapipe, critic, actor,
-                                                                               p.t_critic, p.t_actor, p.gamma,
-                                                                               target_noise, noise_clip)),
-               # one gate: the actor's loss and every target update wait on the same `policy_delay` updates
-               delayed(policy_delay, lambda pipe, gate: ReplaceDp(ActorLossProcessor, lambda p:
-                       DelayedActorLossProcessor(p.source_datapipe, CriticMember(critic, 0), actor, gate))(pipe),
-                       targets_wait),
-               replay_schedule(train_freq, gradient_steps), spinup_titles]
-    return DDPGLearner(actor, critic, dls, logger_bases, actor_lr=actor_lr, actor_opt=actor_opt, critic_lr=critic_lr,
-                       critic_opt=critic_opt, tau=tau, bs=bs, max_sz=max_sz,
-                       nsteps=nsteps, device=device, batches=batches, gamma=gamma, learning_starts=learning_starts,
-                       rolling_length=rolling_length, dp_augmentation_fns=td3_fns + list(dp_augmentation_fns or []))
+    gamma = check_nsteps(dls, nsteps, gamma, 'TD3')
+    t_actor, t_critic = deepcopy(actor), deepcopy(critic)   # CRITICAL: separate target networks
+    pipe = replay_batches(dls, batches, bs, max_sz, learning_starts, train_freq, gradient_steps, nsteps, rolling_length)
+    pipe = clock = UpdateClock(pipe)
+    gate = clock.every(policy_delay)   # one gate: the actor's loss and every target update wait on it
+    pipe = TD3CriticLossProcessor(pipe, critic, actor, t_critic, t_actor, gamma, target_noise, noise_clip)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossQ'), critic, critic_lr, opt=critic_opt)
+    pipe = DelayedActorLossProcessor(pipe, CriticMember(critic, 0), actor, gate)
+    pipe = BasicOptStepper(LossCollector(pipe, title='LossPi'), actor, actor_lr, opt=actor_opt)
+    pipe = SoftTargetUpdater(pipe, critic, t_critic, tau=tau, target_sync=gate)
+    pipe = SoftTargetUpdater(pipe, actor, t_actor, tau=tau, target_sync=gate)
+    return learner_head(pipe, logger_bases, dp_augmentation_fns, device)
 
 # %% ../../nbs/11_agents.td3.ipynb #a5c90131
 class TD3ActorCritic(nn.Module):

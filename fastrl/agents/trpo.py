@@ -17,6 +17,7 @@ from ..memory.advantage_buffer import Rollout, is_rollout
 from ..learner.core import LearnerHead
 from .vpg import VPGLearner, VPGPolicyLoss
 from .onpolicy import dp_avg
+from .vpg import rollout
 
 # %% auto #0
 __all__ = ['flat_grad', 'get_flat_params', 'set_flat_params', 'conjugate_gradient', 'detach_distribution', 'mean_kl',
@@ -92,8 +93,9 @@ def backtracking_line_search(
 
 # %% ../../nbs/17_agents.trpo.ipynb #105a86ba
 class TRPOPolicyUpdate(VPGPolicyLoss):
-    ("For each `Rollout`: a natural-gradient step of the policy with a KL-constrained backtracking line search, then "
-     "records.")
+    ("Per rollout: a natural-gradient step of the policy with a KL-constrained backtracking line search, then records "
+     "(eager: the line search reads the KL on the host at each trial).")
+    loop = False   # it takes its own step
     titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy', 'BacktrackIters')
     def __init__(self,
                  source_datapipe,
@@ -114,30 +116,28 @@ class TRPOPolicyUpdate(VPGPolicyLoss):
         logp = self.ac.pi.log_prob_from_distribution(pi, r.act)
         return -(torch.exp(logp - r.logp) * r.adv).mean()
 
-    def __iter__(self):
-        for r in self.source_datapipe:
-            if not is_rollout(r): yield r; continue
-            params = [p for p in self.ac.pi.parameters() if p.requires_grad]
-            pi = self.ac.pi.distribution(r.obs, **r.pi_kw)
-            pi_old = detach_distribution(pi)
-            loss = self.surrogate(r, pi)
-            g = dp_avg(flat_grad(loss, params))   # CRITICAL: averaged over ranks, as every Hv below
-            # as VPG and PPO: a Gaussian's mean over samples and action dimensions
-            loss_old, ent = loss.detach(), pi.entropy().mean().detach()
-            kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs, **r.pi_kw))
-            Hx = lambda v: dp_avg(fisher_vector_product(kl_fn, params, v, self.damping_coeff))
-            x = conjugate_gradient(Hx, g, self.cg_iters)
-            alpha = torch.sqrt(2 * self.delta / (x @ Hx(x) + 1e-8))
-            @torch.no_grad()
-            def evaluate(): return dp_avg(kl_fn()).item(), dp_avg(self.surrogate(r)).item()
-            if self.line_search:
-                j = backtracking_line_search(params, alpha * x, evaluate, dp_avg(loss_old).item(), self.delta,
-                                             self.backtrack_coeff, self.backtrack_iters)
-            else: set_flat_params(params, get_flat_params(params) - alpha * x); j = 0
-            kl, loss_new = evaluate()
-            yield Record('LossPi', loss_old); yield Record('DeltaLossPi', loss_new - loss_old.item())
-            yield Record('KL', kl); yield Record('Entropy', ent); yield Record('BacktrackIters', j)
-            yield r
+    def step(self, obs, act, adv, logp, mask=None, h0=None, first=None):
+        r = rollout(obs, act, adv=adv, logp=logp, mask=mask, h0=h0, first=first)
+        params = [p for p in self.ac.pi.parameters() if p.requires_grad]
+        pi = self.ac.pi.distribution(r.obs, **r.pi_kw)
+        pi_old = detach_distribution(pi)
+        loss = self.surrogate(r, pi)
+        g = dp_avg(flat_grad(loss, params))   # CRITICAL: averaged over ranks, as every Hv below
+        # as VPG and PPO: a Gaussian's mean over samples and action dimensions
+        loss_old, ent = loss.detach(), pi.entropy().mean().detach()
+        kl_fn = lambda: mean_kl(pi_old, self.ac.pi.distribution(r.obs, **r.pi_kw))
+        Hx = lambda v: dp_avg(fisher_vector_product(kl_fn, params, v, self.damping_coeff))
+        x = conjugate_gradient(Hx, g, self.cg_iters)
+        alpha = torch.sqrt(2 * self.delta / (x @ Hx(x) + 1e-8))
+        @torch.no_grad()
+        def evaluate(): return dp_avg(kl_fn()).item(), dp_avg(self.surrogate(r)).item()
+        if self.line_search:
+            j = backtracking_line_search(params, alpha * x, evaluate, dp_avg(loss_old).item(), self.delta,
+                                         self.backtrack_coeff, self.backtrack_iters)
+        else: set_flat_params(params, get_flat_params(params) - alpha * x); j = 0
+        kl, loss_new = evaluate()
+        return dict(log={'LossPi': loss_old, 'DeltaLossPi': loss_new - loss_old.item(), 'KL': kl, 'Entropy': ent,
+                          'BacktrackIters': j})
 
 # %% ../../nbs/17_agents.trpo.ipynb #fffc01ef
 def TRPOLearner(

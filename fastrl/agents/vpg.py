@@ -19,9 +19,10 @@ from ..learner.core import LearnerBase, LearnerHead, make_optimizer, learner_hea
 from ..core import Loss
 from .onpolicy import dp_world, sync_params, avg_grads
 from ..learner.core import BasicOptStepper
+from ..learner.update import UpdateStep
 
 # %% auto #0
-__all__ = ['vpg_loss_pi', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
+__all__ = ['vpg_loss_pi', 'rollout', 'VPGPolicyLoss', 'minibatches', 'ValueLoss', 'VPGLearner']
 
 # %% ../../nbs/15_agents.vpg.ipynb #d8fb977f
 def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
@@ -30,22 +31,27 @@ def vpg_loss_pi(ac:nn.Module, r:Rollout)->tuple:
     loss = -(logp * r.adv).mean()
     return loss, dict(kl=(r.logp - logp).mean().detach(), ent=pi.entropy().mean().detach())
 
-class VPGPolicyLoss(Pipe):
-    "For each `Rollout`: one policy-gradient step on `vpg_loss_pi` (a loss dict), then records; the rollout passes on."
-    titles = ('LossPi', 'DeltaLossPi', 'KL', 'Entropy')
+def rollout(obs=None, act=None, ret=None, adv=None, logp=None, v=None, mask=None, h0=None, first=None)->Rollout:
+    "The `Rollout` of a keyed on-policy batch (the keys a step read; the others `None`)."
+    return Rollout(obs, act, ret, adv, logp, v, mask, h0, first)
+
+class VPGPolicyLoss(UpdateStep):
+    "Per rollout: one policy-gradient step on `vpg_loss_pi`, stepped at once by the stepper after it; then records."
+    loop = True
     loss_fn = staticmethod(vpg_loss_pi)
     def __init__(self, source_datapipe, ac:nn.Module, pi_lr:float=3e-4, opt=None):
         self.source_datapipe,self.ac = source_datapipe,ac
         self.opt = opt or make_optimizer(ac.pi.parameters(), pi_lr)
-    def __iter__(self):
-        for r in self.source_datapipe:
-            if not is_rollout(r): yield r; continue
-            loss, info = self.loss_fn(self.ac, r)
-            yield Loss(loss, title='LossPi', opt=self.opt)   # stepped downstream before we resume
-            with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
-            yield Record('LossPi', loss.detach()); yield Record('DeltaLossPi', loss_new - loss.detach())
-            yield Record('KL', info_new['kl']); yield Record('Entropy', info['ent'])
-            yield r
+    def pi_minibatch(self, obs, act, adv, logp, mask=None, h0=None, first=None):
+        "The policy's loss on a minibatch, for the optimiser `opt`."
+        loss, _ = self.loss_fn(self.ac, rollout(obs, act, adv=adv, logp=logp, mask=mask, h0=h0, first=first))
+        return dict(loss=loss, title='LossPi', opt=self.opt)
+    def step(self, obs, act, adv, logp, mask=None, h0=None, first=None):
+        r = rollout(obs, act, adv=adv, logp=logp, mask=mask, h0=h0, first=first)
+        with torch.no_grad(): loss, info = self.loss_fn(self.ac, r)
+        self.learn(r, self.pi_minibatch)   # the step, taken before the records below
+        with torch.no_grad(): loss_new, info_new = self.loss_fn(self.ac, r)
+        return dict(log={'LossPi': loss, 'DeltaLossPi': loss_new - loss, 'KL': info_new['kl'], 'Entropy': info['ent']})
 
 # %% ../../nbs/15_agents.vpg.ipynb #68564d19
 def minibatches(n:int, mb_size:int|None):
@@ -54,24 +60,25 @@ def minibatches(n:int, mb_size:int|None):
     perm = torch.randperm(n)
     for i in range(0, n, mb_size): yield perm[i:i+mb_size]
 
-class ValueLoss(Pipe):
-    "For each `Rollout`: `train_v_iters` passes of MSE regression of `ac.v(obs)` on `ret` (loss dicts), then records."
+class ValueLoss(UpdateStep):
+    "Per rollout: `train_v_iters` passes of MSE regression of `ac.v(obs)` on `ret`, each minibatch stepped at once; then records."
+    loop = True
     titles = ('LossV', 'DeltaLossV')
     def __init__(self, source_datapipe, ac:nn.Module, vf_lr:float=1e-3, train_v_iters:int=80,
                  mb_size:int|None=None, opt=None):
         self.source_datapipe,self.ac,self.train_v_iters,self.mb_size = source_datapipe,ac,train_v_iters,mb_size
         self.opt = opt or make_optimizer(ac.v.parameters(), vf_lr)
     def loss(self, r:Rollout)->Tensor: return ((self.ac.v(r.obs, **r.v_kw) - r.ret)**2).mean()
-    def __iter__(self):
-        for r in self.source_datapipe:
-            if not is_rollout(r): yield r; continue
-            with torch.no_grad(): loss_old = self.loss(r)
-            for _ in range(self.train_v_iters):
-                for idx in minibatches(r.bs, r.batch_units(self.mb_size)):
-                    yield Loss(self.loss(r[idx]), title='LossV', opt=self.opt)
-            with torch.no_grad(): loss_new = self.loss(r)
-            yield Record('LossV', loss_old); yield Record('DeltaLossV', loss_new - loss_old)
-            yield r
+    def v_minibatch(self, obs, ret, h0=None, first=None):
+        "The value function's loss on a minibatch, for the optimiser `opt`."
+        return dict(loss=self.loss(rollout(obs, ret=ret, h0=h0, first=first)), title='LossV', opt=self.opt)
+    def step(self, obs, ret, h0=None, first=None):
+        r = rollout(obs, ret=ret, h0=h0, first=first)
+        with torch.no_grad(): loss_old = self.loss(r)
+        for _ in range(self.train_v_iters):
+            for idx in minibatches(r.bs, r.batch_units(self.mb_size)): self.learn(r[idx], self.v_minibatch)
+        with torch.no_grad(): loss_new = self.loss(r)
+        return dict(log={'LossV': loss_old, 'DeltaLossV': loss_new - loss_old})
 
 # %% ../../nbs/15_agents.vpg.ipynb #b981e89e
 def _batches_per_epoch(dls, local_steps:int, batches:int|None)->int:

@@ -37,6 +37,8 @@ def crossq(env_fn, # A zero-argument callable returning a gymnasium env (or an e
            async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
            aug=None, # Ablations by name (`crossq.ablations`): a grid of them is a study (`--aug`)
            device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
+           compile:bool=False, # `torch.compile` the update whole (one graph per kind of update) and acting (fastrl)
+           cudagraphs:bool=False, # Also capture the compiled update and acting as CUDA graphs (`mode='reduce-overhead'`; CUDA only) (fastrl)
           ):
     ("CrossQ (Bhatt et al., 2024) with SAC's Spinning Up signature, no target networks; `num_envs` lanes, one "
      "process.\n\n`actor_critic`'s `pi` has `sample` and a deterministic forward; its `q` returns [B,2].")

@@ -59,8 +59,8 @@ def dqn(env_fn,
         aug=None, # Ablations by name (`dqn.ablations`; '+' joins several): a grid of them is a study (`--aug`)
         clip_rewards:bool|None=None, # Learn from sign(reward), logged returns unclipped (`None`: on for ALE/ ids) (fastrl)
         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
-        compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
-        cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
+        compile:bool=False, # `torch.compile` the update whole (one graph per kind of update) and acting (fastrl)
+        cudagraphs:bool=False, # Also capture the compiled update and acting as CUDA graphs (`mode='reduce-overhead'`; CUDA only) (fastrl)
        ):
     ("DQN with a target network (and optionally double, dueling, C51, n-step) with a Spinning-Up-style signature; "
      "rl-zoo's CartPole-v1 defaults; `num_envs` lanes, data-parallel under `--cpu N`.\n\n"

@@ -42,8 +42,8 @@ def td3(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         async_envs:bool=False, # Step the lanes in subprocesses (AsyncVectorEnv): for expensive envs (fastrl)
         aug=None, # Ablations by name (`td3.ablations`; '+' joins several): a grid of them is a study (`--aug`)
         device:str='auto', # Where it trains: 'auto' (a CUDA GPU when torch sees one, else the CPU), 'cpu', 'cuda', 'cuda:N' (fastrl)
-        compile:bool=False, # `torch.compile` the networks: the update, the targets and acting (fastrl)
-        cudagraphs:bool=False, # Also capture each compiled network as a CUDA graph (`mode='reduce-overhead'`; CUDA only) (fastrl)
+        compile:bool=False, # `torch.compile` the update whole (one graph per kind of update) and acting (fastrl)
+        cudagraphs:bool=False, # Also capture the compiled update and acting as CUDA graphs (`mode='reduce-overhead'`; CUDA only) (fastrl)
        ):
     ("Twin Delayed DDPG with Spinning Up's signature, defaults and logged keys; `num_envs` lanes, data-parallel under "
      "`--cpu N`.\n\n"

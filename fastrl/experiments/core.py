@@ -25,7 +25,7 @@ from .distributed import setup_distributed
 from .rundir import RunFolder
 from ..core import resolve_device
 from ..pipes.core import pipe_to_device
-from ..learner.device import compile_modules, learner_modules
+from ..learner.device import compile_learner, compile_acting
 from ..core import dp_world
 from .tracking import WandbSink, WANDB_HINT, WANDB_LOGIN, wandb_login, wandb_online
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
@@ -196,13 +196,14 @@ class Experiment(RunFolder):
 
     def _place(self, learner):
         ("Move `learner` (its agent, replay, optimisers and target networks) and `models` to the run's device, and "
-         "compile their networks (`compile`, `cudagraphs`).")
+         "compile its update and the agent's acting (`compile`, `cudagraphs`).")
         if self.device.type != 'cpu':
             for m in self.models.values(): m.to(self.device)
             pipe_to_device(learner, self.device)
-        if self.compile_mode:
-            compile_modules(learner_modules(learner) + list(self.models.values()),
-                            mode=None if self.compile_mode == 'default' else self.compile_mode)
+        if self.compile_mode:   # the update whole, and what the agent acts with
+            mode = None if self.compile_mode == 'default' else self.compile_mode
+            compile_learner(learner, mode)
+            if self.agent is not None: compile_acting(self.agent, mode)
 
     def elapsed(self)->float: return self.time_offset + time.time() - self.t0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import Tensor
-from ..core import Record, as_float, ConfigError, RunAborted
+from ..core import Record, MeanRecord, as_float, ConfigError, RunAborted
 from ..loggers.core import LoggerBase, EpocherCollector
 from types import SimpleNamespace
 from .sinks import EpochStats, NOT_COLUMNS, host_floats, diag_value
@@ -210,21 +210,23 @@ class FiniteGuard(LoggerBase):
     def __init__(self, models:dict|None=None, source_datapipe=None):
         super().__init__(source_datapipe); self.models = models or {}
         # name -> its values this epoch, on their device (`diag_value`: copies on an accelerator): no state
-        self.flags = SimpleNamespace(seen={})
+        self.flags = SimpleNamespace(seen={}, losses=set())
     def log(self, r:Record):
         if r.name == EpocherCollector.title: self.check_records(); return self.check_models()
         if r.name in self.skip: return
         v = r.value
         if isinstance(v, Tensor):
             if v.is_floating_point(): self.flags.seen.setdefault(r.name, []).append(diag_value(v))   # no op per update
+            if isinstance(r, MeanRecord): self.flags.losses.add(r.name)
             return
         if _finite(v) is False:
             raise RunAborted(f"{r.name} is {v} (not finite): look for a too large learning rate, "
                              "or rewards or observations of extreme scale")
     def check_records(self):
-        "Check the epoch's values (one transfer per device) and raise for the first record name that was not finite."
-        names = list(self.flags.seen)
-        flags = [torch.isfinite(torch.cat([v.float().flatten() for v in vs])).all() for vs in self.flags.seen.values()]
+        ("Check the epoch's values (one transfer per device) and raise for the first record name that was not finite, "
+         "a loss first (a loss that blew up says more than the values computed from the same weights).")
+        names = sorted(self.flags.seen, key=lambda n: n not in self.flags.losses)
+        flags = [torch.isfinite(torch.cat([v.float().flatten() for v in self.flags.seen[n]])).all() for n in names]
         self.flags.seen = {}
         for n, ok in zip(names, host_floats(flags)):
             if not ok:

@@ -14,16 +14,19 @@ from torch import nn, Tensor
 from ..pipes.core import Pipe
 from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE, step_begins
 from ..pipes.core import (find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain,
-                              apply_dp_augmentation_fns, pipe_to_device)
-from ..loggers.core import EpocherCollector, EpisodeTracker, iter_steps
+                              apply_dp_augmentation_fns, pipe_to_device, GRAPH_VERSION)
+from ..loggers.core import (EpocherCollector, EpisodeTracker, iter_steps, BatchCollector, EpisodeCollector,
+                                 RollingRewardCollector)
+from ..memory.experience_replay import ExperienceReplay, learned_fields
 from ..envs.gym import GymStepper, NStepper, FirstLastMerger
 from .optim import (is_loss, LossCollector, make_optimizer, clip_grad_norm, opt_params, zero_grad,
-                                  optimizer_step, BasicOptStepper)   # the optimisation pieces, one layer down
+                                  optimizer_step, BasicOptStepper, compiled_optimizer)   # the optimisation pieces
+from .update import UpdateStep, Update, compose_update, run_update, update_region, keyed
 
 # %% auto #0
-__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'learner_head', 'StepBatcher', 'SoftTargetUpdater',
-           'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every', 'frozen', 'LRScheduler',
-           'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
+__all__ = ['LearnerBase', 'set_agents_training', 'LearnerHead', 'learner_head', 'StepBatcher', 'replay_batches',
+           'SoftTargetUpdater', 'holders', 'check_targets', 'check_records', 'get_target_model', 'UpdateClock', 'Every',
+           'frozen', 'LRScheduler', 'linear_decay', 'LRSchedule', 'check_nsteps', 'td_target', 'evaluate_agent']
 
 # %% ../../nbs/06_learner.core.ipynb #9a9fc580
 class LearnerBase(Pipe):
@@ -61,7 +64,21 @@ class LearnerHead(Pipe):
     def __init__(self, source_datapipe):
         self.source_datapipe = source_datapipe
         find_dp(source_datapipe, LearnerBase)   # fail early on a chain without a source of batches
+        self._u = SimpleNamespace(update=None, version=None)
+        self.compose()
+
+    def compose(self)->Update|None:
+        ("Check the chain's contracts and compose its update (`learner.update.compose_update`): at build, and again "
+         "at `fit` when the chain was edited since.")
         check_targets(self); check_records(self)
+        self._u.update, self._u.version = compose_update(self), GRAPH_VERSION[0]
+        return self._u.update
+
+    @property
+    def update(self)->Update|None:
+        "The composed update: the steps after the batcher as one function of the keyed batch (`None`: a plain stream)."
+        if self._u.version != GRAPH_VERSION[0]: self.compose()
+        return self._u.update
     @property
     def dls(self): return find_dp(self.source_datapipe, LearnerBase).dls
     def __iter__(self): yield from self.source_datapipe
@@ -69,7 +86,7 @@ class LearnerHead(Pipe):
     def fit(self, epochs:int):
         "Train for `epochs` epochs of `batches` batches each."
         find_dp(self, EpocherCollector).n_epochs = epochs
-        check_targets(self); check_records(self)   # again: the chain may have been edited since it was built
+        _ = self.update   # composed again if the chain was edited since it was built
         find_dp(self, LearnerBase)._train.probe = True
         Loss.checking(True)
         try:
@@ -98,19 +115,21 @@ class LearnerHead(Pipe):
     def show(self): print(pipeline_str(self, settings=True))   # each pipe with its key settings
 
     def update_steps(self)->list:
-        ("One update, in the order it runs: the pipes after the one that forms the update's data (`starts_update`: "
+        ("One update, in the order it runs: the steps after the pipe that forms the update's batch (`starts_update`: "
          "`StepBatcher`, `AdvantageBuffer`) up to the loggers, each `(name, what it does)`.")
-        chain = [dp for dp in pipe_chain(self) if dp is not self]
-        start = max((i for i, dp in enumerate(chain) if getattr(dp, 'starts_update', False)), default=-1)
-        out = []
-        for dp in chain[start + 1:]:
-            if hasattr(dp, 'log') and hasattr(dp, 'push'): break   # the loggers: after the update
-            out.append((type(dp).__name__, (type(dp).__doc__ or '').strip().split('\n')[0]))
-        return out
+        return [(type(getattr(s, 'pipe', s)).__name__, (type(getattr(s, 'pipe', s)).__doc__ or '').strip().split('\n')[0])
+                for s in (self.update.steps if self.update else [])]
 
     def show_update(self):
-        "Print one update on one screen: each pipe that takes part, in order, with what it does."
-        for i, (name, doc) in enumerate(self.update_steps(), 1): print(f"{i}. {name}: {doc}")
+        ("Print one update on one screen: the batch it reads, then each step in order with the keys it reads and "
+         "writes and the records it logs.")
+        u = self.update
+        if u is None: print('a plain stream: no pipe forms an update batch (StepBatcher, AdvantageBuffer)'); return
+        start = update_region(self)[0]
+        how = f"compiled{' (' + u.mode + ')' if u.mode else ''}" if (u.compiled or u.loops and u.mode is not None) else 'eager'
+        print(f"update(batch), {how}: batch from {type(start).__name__}"
+              + (f" ({', '.join(u.data_keys)})" if u.data_keys else ''))
+        for l in u.lines(): print('  ' + l)
 
 def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|None=None, device=None,
                  debug:bool=False)->LearnerHead:
@@ -124,21 +143,42 @@ def learner_head(pipe, logger_bases:list|None=None, dp_augmentation_fns:list|Non
 
 # %% ../../nbs/06_learner.core.ipynb #b09740d3
 class StepBatcher(Pipe):
-    "Concatenates lists of step batches into one `SimpleStep`; moves batches to `device` when set."
-    starts_update = True   # what follows it is one update (`LearnerHead.show_update`)
-    def __init__(self, source_datapipe, device=None): self.source_datapipe,self.device = source_datapipe,device
+    "Concatenates lists of step batches into one `SimpleStep`; moves batches to `device` when set; runs the update."
+    starts_update = True   # what follows it is one update (`learner.update`)
+    def __init__(self, source_datapipe, device=None):
+        self.source_datapipe,self.device,self._update = source_datapipe,device,SimpleNamespace(fn=None)
+    def batch_keys(self)->tuple|None:
+        "The keys of the batches it makes: the fields of the replay before it, if it has one (`None`: not known)."
+        src = getattr(self.source_datapipe, 'memory', None)
+        return tuple(src.fields) if src is not None and getattr(src, 'fields', None) else None
     def __iter__(self):
         for o in self.source_datapipe:
             if isinstance(o, list) and o and is_step(o[0]): o = SimpleStep.cat(o)
             if is_step(o):
                 if self.device is not None: o = o.to(self.device)
                 step_begins()
+                yield from run_update(self, o)   # the update's records, then the batch
             yield o
 
+# %% ../../nbs/06_learner.core.ipynb #9c3a45ac
+def replay_batches(dls, batches:int, bs:int=128, max_sz:int=10_000, learning_starts:int=0, train_freq:int=1,
+                   gradient_steps:int=1, nsteps:int=1, rolling_length:int=100, storage=None)->StepBatcher:
+    ("The data side of a replay learner: `LearnerBase(dls)` -> batch and epoch counters -> episode returns -> "
+     "`ExperienceReplay` (its schedule, the fields an update learns from) -> `StepBatcher`, where the update begins.")
+    if batches is None: raise ValueError("a replay learner needs batches=N: the number of batches in an epoch.")
+    pipe = LearnerBase(dls)
+    pipe = BatchCollector(pipe, batches=batches)
+    pipe = EpocherCollector(pipe)
+    pipe = EpisodeCollector(pipe)
+    pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
+    pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts, train_freq=train_freq,
+                            gradient_steps=gradient_steps, fields=learned_fields(nsteps), storage=storage)
+    return StepBatcher(pipe)
+
 # %% ../../nbs/06_learner.core.ipynb #472e0ac2
-class SoftTargetUpdater(Pipe):
-    ("Every `target_sync` step batches (or, when `target_sync` is a gate `clock.every(d)`, when it is due: TD3's "
-     "delay): target <- tau*model + (1-tau)*target.")
+class SoftTargetUpdater(UpdateStep):
+    ("Every `target_sync` updates (or, when `target_sync` is a gate `clock.every(d)`, when it is due: TD3's delay): "
+     "target <- tau*model + (1-tau)*target.")
     def __init__(self, source_datapipe, model:nn.Module, target_model:nn.Module|None=None, tau:float=0.001,
                  target_sync:int=1):
         self.source_datapipe,self.model,self.tau,self.target_sync = source_datapipe,model,tau,target_sync
@@ -146,34 +186,42 @@ class SoftTargetUpdater(Pipe):
         if self.target_model is model:
             raise ValueError("SoftTargetUpdater: target_model must be a separate copy of model, not the model itself.")
         self.target_model.requires_grad_(False)
-        self.n,self._cache = 0,SimpleNamespace(params=None)
+        self.n = 0
+    def advance(self): self.n += 1
+    def active(self)->bool:
+        return self.target_sync.due if hasattr(self.target_sync, 'due') else self.n % self.target_sync == 0
+    @property
+    def gate_str(self)->str:
+        return str(self.target_sync) if hasattr(self.target_sync, 'due') else (
+            f'every {self.target_sync} updates' if self.target_sync != 1 else '')
     @torch.no_grad()
     def update(self):
-        ps = self._cache.params   # cached (outside any collection, so graph traversal does not pickle it)
-        if ps is None or ps[1][0] is not next(self.model.parameters()):   # rebuilt if the model got new parameters
-            ps = self._cache.params = (list(self.target_model.parameters()), list(self.model.parameters()),
-                                 list(self.target_model.buffers()), list(self.model.buffers()))
-        torch._foreach_lerp_(ps[0], ps[1], self.tau)
-        for tb,b in zip(ps[2], ps[3]): tb.copy_(b)
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_step(o):
-                self.n += 1
-                due = self.target_sync.due if hasattr(self.target_sync, 'due') else self.n % self.target_sync == 0
-                if due: self.update()
-            yield o
+        "Move the target towards the model now."
+        torch._foreach_lerp_(list(self.target_model.parameters()), list(self.model.parameters()), self.tau)
+        for tb, b in zip(self.target_model.buffers(), self.model.buffers()): tb.copy_(b)
+    def step(self):
+        self.update()
+        return dict()
+
+def holders(pipe, obj)->list:
+    "The pipes of `pipe`'s graph that hold `obj` (an attribute, or an item of a list or tuple attribute)."
+    return [dp for dp in all_dps(pipe)
+            if any(v is obj or (isinstance(v, (list, tuple)) and any(x is obj for x in v)) for v in vars(dp).values())]
 
 def check_targets(learner):
     ("A `ConfigError` when a pipe bootstraps from a target network (its `targets()`: `(online, target)` pairs) that no "
-     "`SoftTargetUpdater` of the chain updates: the target would stay at its initial weights, silently.")
-    updated = {id(u.target_model) for u in find_dps(learner, SoftTargetUpdater)}
+     "other pipe of the chain holds to update: the target would stay at its initial weights, silently.")
     for dp in all_dps(learner):
         for online, target in (dp.targets() if callable(getattr(dp, 'targets', None)) else ()):
-            if target is not None and target is not online and id(target) not in updated:
+            if target is None or target is online: continue
+            readers = {id(d) for d in all_dps(learner) if callable(getattr(d, 'targets', None))
+                       and any(t is target for _, t in d.targets())}
+            if not [h for h in holders(learner, target) if id(h) not in readers]:
                 raise ConfigError(f"{type(dp).__name__} bootstraps from a target copy of {type(online).__name__} that no "
-                                  "SoftTargetUpdater in the chain updates: it would stay at its initial weights. To "
-                                  "learn without a target network, give the loss the online network as its target; "
-                                  "to copy it at every update, keep the updater with tau=1 (the ablation no_target)")
+                                  "pipe of the chain updates (a SoftTargetUpdater, or a pipe of your own holding it): "
+                                  "it would stay at its initial weights. To learn without a target network, give the "
+                                  "loss the online network as its target; to copy it at every update, keep the "
+                                  "updater with tau=1 (the ablation no_target)")
 
 def _titles(dp)->set:
     "The names of the records pipe `dp` yields: its `title` and `titles`."
@@ -181,11 +229,12 @@ def _titles(dp)->set:
     return ({t} if isinstance(t, str) else set()) | {x for x in ts if isinstance(x, str)}
 
 def check_records(learner):
-    ("A `ConfigError` when a pipe reacts to a record (its `reads`: record names) that no pipe before it yields (their "
-     "`title`/`titles`): a renamed record, or its pipe removed or moved after it, would leave it waiting silently.")
+    ("A `ConfigError` when a stream pipe of your own reacts to a record (its `reads`: record names) that no pipe before "
+     "it yields (their `title`/`titles`): a renamed record, or its pipe removed or moved after it, would leave it "
+     "waiting silently. (Update steps read keys of the batch, which `Update` checks.)")
     for dp in all_dps(learner):
         reads, src = getattr(dp, 'reads', ()), getattr(dp, 'source_datapipe', None)
-        if not reads or src is None: continue
+        if isinstance(dp, UpdateStep) or not reads or src is None: continue
         made = set().union(*(_titles(u) for u in all_dps(src)))
         missing = [r for r in reads if r not in made]
         if missing:
@@ -217,18 +266,16 @@ def get_target_model(model:nn.Module|None, pipe, target_model:nn.Module|type|Non
     return model
 
 # %% ../../nbs/06_learner.core.ipynb #281299d7
-class UpdateClock(Pipe):
-    "Counts updates: each step batch that passes is one (`n`); `every(d)` is a gate due on updates d, 2d, ..."
+class UpdateClock(UpdateStep):
+    "Counts updates (`n`, in `advance`); `every(d)` is a gate due on updates d, 2d, ..."
     def __init__(self, source_datapipe): self.source_datapipe,self.n = source_datapipe,0
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_step(o): self.n += 1
-            yield o
+    def advance(self): self.n += 1
+    def step(self): return dict()
     def every(self, d:int)->'Every': return Every(self, d)
 
 class Every:
-    ("A gate due on updates d, 2d, ... of `clock` (an `UpdateClock` upstream of the pipes that read it); `d` may be "
-     "changed (an ablation without delay sets 1).")
+    ("A gate due on updates d, 2d, ... of `clock` (an `UpdateClock` of the chain, counting before the steps that read "
+     "it); `d` may be changed (an ablation without delay sets 1).")
     def __init__(self, clock:UpdateClock, d:int): self.clock,self.d = clock,d
     @property
     def d(self)->int: return self._d
@@ -252,14 +299,12 @@ class frozen:
         for p in self.ps: p.requires_grad_(True)
 
 # %% ../../nbs/06_learner.core.ipynb #0bcba7d9
-class LRScheduler(Pipe):
-    ("Steps `scheduler`, an LR scheduler of the optimiser of the stepper it reads from, once per step batch that "
-     "passes (one per gradient step).")
+class LRScheduler(UpdateStep):
+    ("Steps `scheduler`, an LR scheduler of the optimiser of the stepper before it, once after each update (one per "
+     "gradient step).")
     def __init__(self, source_datapipe, scheduler): self.source_datapipe,self.scheduler = source_datapipe,scheduler
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if is_step(o): self.scheduler.step()
-            yield o
+    def step(self): return dict()
+    def after(self): self.scheduler.step()
 
 def _linear(n:int, total:int, final:float)->float: return 1 - (1 - final) * min(n / total, 1.)
 
@@ -298,11 +343,11 @@ def check_nsteps(dls, nsteps:int, gamma:float|None, algo:str)->float:
     return 0.99 if gamma is None else gamma
 
 # %% ../../nbs/06_learner.core.ipynb #012c1f30
-def td_target(b:SimpleStep, q_next:Tensor, gamma:float)->Tensor:
-    ("y = r + gamma^k (1 - terminated) q_next, k = `b.n_steps` (1 when absent): the bootstrap of every off-policy "
+def td_target(reward:Tensor, terminated:Tensor, q_next:Tensor, gamma:float, n_steps:Tensor|None=None)->Tensor:
+    ("y = r + gamma^k (1 - terminated) q_next, k = `n_steps` (1 when absent): the bootstrap of every off-policy "
      "critic.")
-    k = b.n_steps if b.n_steps is not None else 1
-    return b.reward + gamma ** k * (~b.terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
+    k = 1 if n_steps is None else n_steps
+    return reward + gamma ** k * (~terminated).float() * q_next  # CRITICAL: truncated rows still bootstrap
 
 # %% ../../nbs/06_learner.core.ipynb #893577e4
 def evaluate_agent(agent, env, episodes:int=10, seed:int|None=10_000, num_envs:int=1,

@@ -125,6 +125,8 @@ class AdvantageBuffer(Pipe):
         self.device = device or next(iter(ac.parameters()), torch.empty(0)).device
         self.buf,self.t = None,0
 
+    def batch_keys(self)->tuple: return Rollout._fields   # what its rollouts hold (the update's batch)
+
     def _alloc(self, step:SimpleStep):
         N = step.bs
         if self.steps_per_epoch % N:
@@ -213,4 +215,7 @@ class AdvantageBuffer(Pipe):
                     r = self.finish()
                     yield Record('VVals', r.v.detach())
                     step_begins()
+                    u = getattr(self, '_update', None)   # in a learner: its update, composed from the pipes after this one
+                    if u is not None and u.fn is not None:
+                        yield from u.fn({k: v for k, v in zip(r._fields, r) if v is not None}, r)
                     yield r

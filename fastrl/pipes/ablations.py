@@ -45,8 +45,8 @@ class Ablation:
 def aug_names(aug)->list:
     "The ablation names in `aug`: `None`/`''` -> `[]`, `'a+b'` -> `['a', 'b']`, a list of names as is."
     if aug is None: return []
-    names = aug.split('+') if isinstance(aug, str) else list(aug)
-    if not all(isinstance(n, str) for n in names):
+    names = aug.split('+') if isinstance(aug, str) else list(aug) if isinstance(aug, (list, tuple)) else [aug]
+    if not all(isinstance(n, str) for n in names):   # a number (--aug -0.0) or a list of them
         raise ConfigError(f"aug must be an ablation name, names joined by '+', or a list of names; got {aug!r}")
     return [n.strip() for n in names if n.strip()]
 

@@ -18,7 +18,8 @@ from ...pipes.core import apply_dp_augmentation_fns, pipe_to_device, pipe_chain
 from ...memory.experience_replay import ExperienceReplay, learned_fields
 from ...loggers.core import BatchCollector, EpocherCollector, EpisodeCollector, RollingRewardCollector
 from ...learner.core import (LearnerBase, LearnerHead, StepBatcher, LossCollector, BasicOptStepper, check_nsteps,
-                                 td_target, learner_head)
+                                 td_target, learner_head, replay_batches)
+from ...learner.update import UpdateStep
 from ..core import acting_mask
 from ...core import masked, random_valid
 from ..core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, ExplorationBase,
@@ -27,7 +28,7 @@ from ..policies import mlp, in_features
 from ...core import Loss
 
 # %% auto #0
-__all__ = ['DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'QTarget', 'TargetCalc', 'QLossProcessor', 'DQNLearner']
+__all__ = ['DQN', 'ArgMaxer', 'EpsilonSelector', 'DQNAgent', 'TargetCalc', 'QLossProcessor', 'DQNLearner']
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #3dfa22d1
 class DQN(nn.Module):
@@ -139,14 +140,9 @@ def DQNAgent(
                      alternatives='For Box actions use DDPG, TD3 or SAC; VPG, PPO and TRPO take both.')
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #1733f311
-class QTarget(NamedTuple):
-    "A sampled batch and its regression target (`[B]` values, or `[B,atoms]` distributions for C51)."
-    step:SimpleStep
-    y:Tensor
-
-class TargetCalc(Pipe):
-    ("For each step batch `b`: yields `QTarget(b, y)` with `y = r + gamma^k (1-terminated) Q'(s', a*)`, `a*` the "
-     "greedy next action.")
+class TargetCalc(UpdateStep):
+    ("The regression target `y = r + gamma^k (1-terminated) Q'(s', a*)` of each batch, `a*` the greedy next action (`[B]` "
+     "values; C51: `[B,atoms]` distributions).")
     def __init__(self, source_datapipe,
                  model:nn.Module, # Online Q-network
                  t_model:nn.Module|None=None, # Target Q-network (`None`: the online network)
@@ -175,28 +171,25 @@ class TargetCalc(Pipe):
         q_sel = self.model(s_next) if self.online_selects else q_next_t
         return masked(q_sel, mask).argmax(-1)
 
-    def target(self, b:SimpleStep)->Tensor:
-        q_next_t, mask = self.t_net(b.next_state), b.next_action_mask
+    def target(self, next_state, reward, terminated, n_steps=None, next_action_mask=None)->Tensor:
+        q_next_t, mask = self.t_net(next_state), next_action_mask
         if self.online_selects:
-            q_next = q_next_t.gather(1, self.next_action(b.next_state, q_next_t, mask)[:,None]).squeeze(1)
+            q_next = q_next_t.gather(1, self.next_action(next_state, q_next_t, mask)[:,None]).squeeze(1)
         else: q_next = masked(q_next_t, mask).max(-1).values   # max_a' Q'(s',a'): one reduction, no index
         # a next state with no valid action (an episode's end) has nothing to bootstrap from
         if mask is not None: q_next = torch.where(mask.any(-1), q_next, torch.zeros_like(q_next))
-        return td_target(b, q_next, self.gamma)
+        return td_target(reward, terminated, q_next, self.gamma, n_steps)
 
-    def __iter__(self):
+    def step(self, next_state, reward, terminated, n_steps=None, next_action_mask=None):
         if self.double and self.t_model is None:
             raise ValueError("Double DQN needs a target network: add TargetNetwork(...) to dp_augmentation_fns "
                              "(with the online network alone, double DQN is plain DQN).")
-        for b in self.source_datapipe:
-            if not is_step(b): yield b; continue
-            with torch.no_grad(): y = self.target(b)   # CRITICAL: no gradient through the target
-            yield QTarget(b, y)
+        with torch.no_grad():   # CRITICAL: no gradient through the target
+            return dict(y=self.target(next_state, reward, terminated, n_steps, next_action_mask))
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #a3de8d95
-class QLossProcessor(Pipe):
-    ("For each `QTarget(b, y)`: yields `{'loss': loss_func(Q(s,a), y), 'title': 'LossQ'}`, `Record('QVals', mean "
-     "Q(s,a))`, then `b`.")
+class QLossProcessor(UpdateStep):
+    "The loss `loss_func(Q(s,a), y)` of each batch (`loss`, 'LossQ'), recording every row's Q(s,a) as `QVals`."
     title = 'QVals'
     def __init__(self, source_datapipe, model:nn.Module, loss_func:Callable=F.smooth_l1_loss, loss_title:str='LossQ'):
         self.source_datapipe,self.model,self.loss_func,self.loss_title = source_datapipe,model,loss_func,loss_title
@@ -205,17 +198,13 @@ class QLossProcessor(Pipe):
          " `ReplaceDp`).")
         kw = dict(model=self.model, loss_func=self.loss_func, loss_title=self.loss_title) | kwargs
         return (cls or type(self))(self.source_datapipe, **kw)
-    def loss(self, b:SimpleStep, y:Tensor)->tuple:
+    def loss(self, state:Tensor, action:Tensor, y:Tensor)->tuple:
         "(loss, Q(s,a))"
-        q = self.model(b.state).gather(1, b.action.long().view(-1, 1)).squeeze(1)
+        q = self.model(state).gather(1, action.long().view(-1, 1)).squeeze(1)
         return self.loss_func(q, y), q
-    def __iter__(self):
-        for o in self.source_datapipe:
-            if not isinstance(o, QTarget): yield o; continue
-            loss, q = self.loss(o.step, o.y)
-            yield Loss(loss, title=self.loss_title)
-            yield Record(self.title, q.detach())   # every row's Q(s,a): Average/Std/Max/Min columns
-            yield o.step
+    def step(self, state, action, y):
+        loss, q = self.loss(state, action, y)
+        return dict(loss=loss, title=self.loss_title, log={self.title: q.detach()})   # every row's Q(s,a)
 
 # %% ../../../nbs/13a_agents.dqn.basic.ipynb #8fda71bd
 def DQNLearner(
@@ -243,15 +232,8 @@ def DQNLearner(
     "DQN: Q(s,a) regressed on the one-step (or n-step) Q-learning target over replayed transitions."
     if batches is None: raise ValueError("DQNLearner needs batches=N: the number of batches in an epoch.")
     gamma = check_nsteps(dls, nsteps, gamma, 'DQN')
-    pipe = LearnerBase(dls)
-    pipe = BatchCollector(pipe, batches=batches)
-    pipe = EpocherCollector(pipe)
-    pipe = EpisodeCollector(pipe)
-    pipe = RollingRewardCollector(pipe, rolling_length=rolling_length)
-    pipe = ExperienceReplay(pipe, bs=bs, max_sz=max_sz, learning_starts=learning_starts,
-                            train_freq=train_freq, gradient_steps=gradient_steps, fields=learned_fields(nsteps),
-                            storage=storage)
-    pipe = StepBatcher(pipe)
+    pipe = replay_batches(dls, batches, bs, max_sz, learning_starts, train_freq, gradient_steps, nsteps, rolling_length,
+                          storage)
     pipe = TargetCalc(pipe, model, gamma=gamma)
     pipe = QLossProcessor(pipe, model, loss_func=loss_func)
     pipe = LossCollector(pipe, title='LossQ')

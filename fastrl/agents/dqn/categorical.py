@@ -62,13 +62,14 @@ def c51_support(gamma:float=0.99, # Discount factor gamma (< 1)
 
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #1fe79be8
-def categorical_projection(b:SimpleStep, p_next:Tensor, support:Tensor, gamma:float)->Tensor:
+def categorical_projection(reward:Tensor, terminated:Tensor, p_next:Tensor, support:Tensor, gamma:float,
+                           n_steps:Tensor|None=None)->Tensor:
     "Project r + gamma^k (1-terminated) z onto `support`: `p_next` [B,N] -> m [B,N] (rows sum to 1)."
     v_min, v_max, n = support[0], support[-1], support.numel()   # tensors: no host read per update
     dz = ((v_max.double() - v_min.double()) / (n - 1)).float()   # the atom spacing, rounded once as a Python float was
-    k = b.n_steps if b.n_steps is not None else 1
-    g = (gamma ** k * (~b.terminated).float()).view(-1, 1)   # CRITICAL: no bootstrap after termination
-    tz = (b.reward.view(-1, 1) + g * support).clamp(v_min, v_max)
+    k = n_steps if n_steps is not None else 1
+    g = (gamma ** k * (~terminated).float()).view(-1, 1)   # CRITICAL: no bootstrap after termination
+    tz = (reward.view(-1, 1) + g * support).clamp(v_min, v_max)
     bj = (tz - v_min) / dz
     l = bj.floor().clamp(0, n - 1)
     w_u = bj - l                                   # share of atom l+1 (0 when b_j is an integer)
@@ -80,20 +81,21 @@ def categorical_projection(b:SimpleStep, p_next:Tensor, support:Tensor, gamma:fl
 
 # %% ../../../nbs/13e_agents.dqn.categorical.ipynb #1957b2fe
 class CategoricalTargetCalc(TargetCalc):
-    "For each step batch `b`: yields `QTarget(b, m)`, m [B,n_atoms] the projected target distribution of `p(s', a*)`."
-    def target(self, b:SimpleStep)->Tensor:
+    "`TargetCalc` whose `y` is m [B,n_atoms], the projected target distribution of `p(s', a*)`."
+    def target(self, next_state, reward, terminated, n_steps=None, next_action_mask=None)->Tensor:
         net = self.t_net
-        p_all = net.dist(b.next_state)                                   # [B,A,N]
-        a = self.next_action(b.next_state, (p_all * net.support).sum(-1), b.next_action_mask)
+        p_all = net.dist(next_state)                                     # [B,A,N]
+        a = self.next_action(next_state, (p_all * net.support).sum(-1), next_action_mask)
         p_next = p_all[torch.arange(len(a), device=a.device), a]         # [B,N]
-        return categorical_projection(b, p_next, net.support, self.gamma)
+        # CRITICAL: a next state that allows no action (an episode's end) has nothing to bootstrap from
+        if next_action_mask is not None: terminated = terminated | ~next_action_mask.any(-1)
+        return categorical_projection(reward, terminated, p_next, net.support, self.gamma, n_steps)
 
 class CategoricalLossProcessor(QLossProcessor):
-    ("For each `QTarget(b, m)`: yields `{'loss': -mean sum_i m_i log p_i(s,a), 'title': 'LossQ'}`, `Record('QVals', "
-     "mean Q(s,a))`, then `b`.")
-    def loss(self, b:SimpleStep, m:Tensor)->tuple:
-        logp = self.model.logits(b.state).log_softmax(-1)                # [B,A,N]
-        logp = logp[torch.arange(len(logp), device=logp.device), b.action.long().view(-1)]
+    "The cross-entropy `-mean sum_i m_i log p_i(s,a)` of each batch (`loss`, 'LossQ'), recording Q(s,a) as `QVals`."
+    def loss(self, state:Tensor, action:Tensor, m:Tensor)->tuple:
+        logp = self.model.logits(state).log_softmax(-1)                  # [B,A,N]
+        logp = logp[torch.arange(len(logp), device=logp.device), action.long().view(-1)]
         q = (logp.detach().exp() * self.model.support).sum(-1)
         return -(m * logp).sum(-1).mean(), q
 
