@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib, importlib, inspect, os, signal, sys, threading
 from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
-from .experiments.settings import (check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
+from .experiments.settings import (MAX_THREADS, check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
                                          make_env_fn, resolve_num_cpu, resolve_workers)
 # the flags, their values and the help text (`nbs/22a_flags`), also importable from here as before
 from .flags import (ALIASES, CLIError, CONFIG_FLAGS, LOG_FLAGS, SHORTCUTS, _NOT_GIVEN, _check_value, algo_help,
@@ -117,8 +117,8 @@ def build_grid(algo:str, args:list)->tuple:
             elif key == 'ray_address': run_kwargs['ray'] = raws[0]
             elif key == 'threads':
                 v = parse_value(raws[0])
-                if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                    raise CLIError(f"{f}: expected an integer >= 1, got {raws[0]!r}")
+                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_THREADS:
+                    raise CLIError(f"{f}: expected an integer from 1 to {MAX_THREADS}, got {raws[0]!r}")
                 run_kwargs['threads'] = v
             elif key == 'exp_name':
                 try: exp_name = check_exp_name(raws[0])

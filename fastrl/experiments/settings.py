@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools, importlib, inspect, os, os.path as osp, time
 
 # %% auto #0
-__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'default_data_dir', 'user_setting', 'control_char', 'check_exp_name',
-           'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'activation_by_name', 'as_activation',
-           'check_early_stop', 'check_video_every', 'make_env_fn', 'check_env_kwargs', 'check_env_installed',
-           'import_user_module', 'check_env_name', 'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads',
-           'apply_numerics', 'numerics']
+__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'MAX_THREADS', 'default_data_dir', 'user_setting', 'control_char',
+           'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'activation_by_name',
+           'as_activation', 'check_early_stop', 'check_video_every', 'make_env_fn', 'check_env_kwargs',
+           'check_env_installed', 'import_user_module', 'check_env_name', 'resolve_workers', 'resolve_num_cpu',
+           'processor', 'check_threads', 'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -254,11 +254,13 @@ def processor()->str:
     return (f"{f.get('vendor_id', '?')} family {f.get('cpu family', '?')} model {f.get('model', '?')} stepping "
             f"{f.get('stepping', '?')} ({f.get('model name', '?')})")
 
+MAX_THREADS = 1024   # torch threads a run may ask for (the same on every machine: a run's threads are one of its settings)
+
 def check_threads(threads)->int:
     "`threads` (torch's intra-op threads of a run) if it is an int >= 1, else a `ConfigError` naming `--threads`."
     from fastrl.core import ConfigError
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ConfigError(f"threads (--threads) must be an integer >= 1, got {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:   # libgomp aborts on 10**8
+        raise ConfigError(f"threads (--threads) must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
     return threads
 
 def apply_numerics(threads:int=1):
