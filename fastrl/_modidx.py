@@ -105,6 +105,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                       'fastrl.agents.crossq.CrossQActor': ('agents.crossq.html#crossqactor', 'fastrl/agents/crossq.py'),
                                       'fastrl.agents.crossq.CrossQActor.__init__': ( 'agents.crossq.html#crossqactor.__init__',
                                                                                      'fastrl/agents/crossq.py'),
+                                      'fastrl.agents.crossq.CrossQActor._load_from_state_dict': ( 'agents.crossq.html#crossqactor._load_from_state_dict',
+                                                                                                  'fastrl/agents/crossq.py'),
                                       'fastrl.agents.crossq.CrossQActorCritic': ( 'agents.crossq.html#crossqactorcritic',
                                                                                   'fastrl/agents/crossq.py'),
                                       'fastrl.agents.crossq.CrossQActorCritic.__init__': ( 'agents.crossq.html#crossqactorcritic.__init__',
