@@ -86,6 +86,11 @@ class AgentHead(Pipe):
         for dp in self._lane_pipes(): dp.begin(step)
         return self._next(step, False)
 
+    def restart_lanes(self, lanes:Tensor):
+        ("Restart the per-lane state (`LaneState`) of the lanes `lanes` (bool `[lanes]`) before their next action, as "
+         "at a new episode: `GymStepper` calls it for the lanes that lost a life (`life_lost`).")
+        for dp in self._lane_pipes(): dp.restart(lanes)
+
     def _lane_pipes(self)->list:
         "The pipes of the chain that keep per-lane state (`LaneState`), found once per graph version."
         lanes = getattr(self, '_lanes', None)   # a cache: never part of a checkpoint
@@ -148,9 +153,15 @@ class LaneState(Pipe):
          "(`step.step_n == 0`); `acted` is the state this action uses.")
         s = self.state
         if s is None or s.shape[0] != step.bs: s = self.initial(step.bs)
-        elif step.step_n is not None and bool((starts := step.step_n == 0).any()):   # step_n: on the host
-            s = torch.where(starts.to(s.device).view(-1, *[1] * (s.dim() - 1)), self.initial(step.bs).to(s.device), s)
-        self.state = self.acted = s
+        elif step.step_n is not None and bool((starts := step.step_n == 0).any()): s = self._restarted(s, starts)
+        self.state = self.acted = s   # step_n: on the host
+    def restart(self, lanes:Tensor):
+        ("The initial state for the lanes `lanes` (bool `[lanes]`) from their next action on: lanes that lost a life "
+         "(`life_lost`, a terminal for learning while the game goes on), restarted as at a new episode.")
+        s = self.state
+        if s is not None and s.shape[0] == len(lanes) and bool(lanes.any()): self.state = self._restarted(s, lanes)
+    def _restarted(self, s:Tensor, lanes:Tensor)->Tensor:
+        return torch.where(lanes.to(s.device).view(-1, *[1] * (s.dim() - 1)), self.initial(len(lanes)).to(s.device), s)
 
 # %% ../../nbs/07_agents.core.ipynb #7c1996d2
 class StepFieldSelector(Pipe):

@@ -61,12 +61,12 @@ class BatchRenorm1d(nn.Module):
         return torch.where(on, bmean - d * sd / r, bmean), torch.where(on, bvar / r**2, bvar)
 
 # %% ../../nbs/12b_agents.crossq.ipynb #da5d249b
-def _bn_mlp(sizes:list, activation, bn, last_norm:bool=False)->nn.Sequential:
-    "Linear layers of `sizes`, each after a `bn(features)`, with `activation` between them (and a last `bn`)."
+def _bn_mlp(sizes:list, activation, bn)->nn.Sequential:
+    "Linear layers of `sizes`, each after a `bn(features)`, with `activation` between them."
     out = []
     for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
         out += [bn(a), nn.Linear(a, b)] + ([activation()] if i < len(sizes) - 2 else [])
-    return nn.Sequential(*out, *([bn(sizes[-1])] if last_norm else []))
+    return nn.Sequential(*out)
 
 class CrossQCritic(nn.Module):
     "`n` critics Q_i(s,a), batch-renormalised: `[B,state_sz]`, `[B,action_sz]` -> `[B,n]`."
@@ -80,13 +80,20 @@ class CrossQCritic(nn.Module):
         return torch.cat([q(x) for q in self.qs], 1)
 
 class CrossQActor(SquashedGaussianActor):
-    "SAC's squashed Gaussian policy with `BatchRenorm1d` before each hidden layer and after the last."
+    ("SAC's squashed Gaussian policy with a `BatchRenorm1d` before each hidden layer and after the last activation "
+     "(`BRN, Linear, ReLU, BRN, Linear, ReLU, BRN`, as the authors' and sb3-contrib's).")
     def __init__(self, state_sz:int, action_sz:int, hidden1:int=256, hidden2:int=256, activation_fn=nn.ReLU,
                  **bn_kwargs):
         super().__init__(state_sz, action_sz, hidden1, hidden2, activation_fn=activation_fn)
         bn = partial(BatchRenorm1d, **bn_kwargs)
-        self.layers = nn.Sequential(*_bn_mlp([state_sz, hidden1, hidden2], activation_fn, bn, last_norm=True),
-                                    activation_fn())
+        self.layers = nn.Sequential(*_bn_mlp([state_sz, hidden1, hidden2], activation_fn, bn), activation_fn(),
+                                    bn(hidden2))
+
+    def _load_from_state_dict(self, sd, prefix, *args):
+        # a model saved before the last BRN moved after the activation (its BRN at 5): loaded in its own order
+        if f'{prefix}layers.5.running_mean' in sd and not isinstance(self.layers[5], BatchRenorm1d):
+            self.layers[5], self.layers[6] = self.layers[6], self.layers[5]
+        super()._load_from_state_dict(sd, prefix, *args)
 
 # %% ../../nbs/12b_agents.crossq.ipynb #777ad776
 class CrossQActorCritic(nn.Module):

@@ -375,6 +375,9 @@ class GymStepper(Pipe):
                               agent_state=acted() if (acted := getattr(self.agent, 'acted_state', None)) else None,
                               action_mask=None if self.mask is None else torch.from_numpy(self.mask),
                               next_action_mask=None if next_mask is None else torch.from_numpy(next_mask))
+            # CRITICAL: a lost life is terminal for learning: a recurrent agent's state restarts as at a new episode
+            if lost is not None and lost.any() and (restart := getattr(self.agent, 'restart_lanes', None)):
+                restart(torch.from_numpy(lost))
             self.mask = nmask
             if np.count_nonzero(done):
                 self.obs = self._check(obs)

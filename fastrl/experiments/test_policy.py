@@ -147,6 +147,8 @@ def _loaded_agent(fpath, itr, deterministic:bool, overrides:dict):
                                     action_mask=None if mask is None else torch.as_tensor(mask, dtype=torch.bool)[None]))[0]
     def reset(): new[0] = True
     def see(info:dict):
+        if isinstance(info, dict) and info.get('life_lost') and hasattr(agent, 'restart_lanes'):
+            agent.restart_lanes(torch.ones(1, dtype=torch.bool))   # a lost life: the state restarts, as in training
         if isinstance(info, dict) and info.get('action_mask') is not None:
             if n is not None and (p := mask_problem(info['action_mask'], n)) is not None:   # never cast to something else
                 raise UserCodeError(f"the env gave an info['action_mask'] of {p}: it must hold one bool (or 0/1) per "
@@ -205,7 +207,8 @@ class _Action:
         "A new episode starts: a recurrent policy's state restarts (no-op for others)."
         if self._reset is not None: self._reset()
     def see(self, info:dict):
-        "The env's `info` for the observation acted on next: its `action_mask`, if any, limits the next action."
+        ("The env's `info` for the observation acted on next: its `action_mask`, if any, limits the next action; a lost "
+         "life (`life_lost`) restarts a recurrent policy's state, as training did.")
         if self._see is not None: self._see(info)
     def __iter__(self): return iter((None, self))
 

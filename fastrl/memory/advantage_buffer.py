@@ -157,7 +157,10 @@ class AdvantageBuffer(Pipe):
         if 'mask' in b: b['mask'][t] = step.action_mask
         if 'hx' in b:
             b['hx'][t] = step.agent_state
-            b['first'][t] = False if step.step_n is None else step.step_n == 0
+            # CRITICAL: where the agent restarted the lane's state: a new episode, or a new life after the row before lost
+            # one (`terminated` there while the episode goes on; `AgentHead.restart_lanes`)
+            if step.step_n is None: b['first'][t] = False
+            else: b['first'][t] = (step.step_n == 0).to(self.device) | (b['terminated'][t - 1] if t else False)
         self.t += 1
 
     @torch.no_grad()
