@@ -5,13 +5,13 @@ CLIs use for them, the checks of a value against its parameter, and the `--help`
 
 # %% ../nbs/22a_flags.ipynb #14386698
 from __future__ import annotations
-import ast, difflib, inspect, re, sys
+import ast, difflib, inspect, re, sys, typing
 from .experiments.launch import import_ref
 from .experiments.settings import ACTIVATIONS, activation_from_name, check_early_stop, check_video_every
 
 # %% auto #0
 __all__ = ['SHORTCUTS', 'ALIASES', 'REFUSED', 'CONFIG_FLAGS', 'LOG_FLAGS', 'CLIError', 'parse_value', 'log_flag', 'split_flags',
-           'model_kwargs_arg', 'default_exp_name', 'familiar_flags', 'familiar_help', 'algo_help']
+           'takes_str', 'model_kwargs_arg', 'default_exp_name', 'familiar_flags', 'familiar_help', 'algo_help']
 
 # %% ../nbs/22a_flags.ipynb #c06662bb
 class CLIError(Exception):
@@ -88,8 +88,14 @@ def _encoder_class(flag:str, raw:str):
     if not callable(cls): raise CLIError(f"{flag}: {raw!r} is a {type(cls).__name__}, not a class; {what}")
     return cls
 
-def _check_value(flag:str, key:str, raw:str, v, default):
-    "`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default`."
+def takes_str(annotation)->bool:
+    "Whether a parameter annotated `annotation` (a type, or its text under `from __future__ import annotations`) takes a str."
+    if isinstance(annotation, str): return 'str' in annotation.replace(' ', '').replace('Optional[', '').split('|')
+    return annotation is str or str in typing.get_args(annotation)
+
+def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
+    ("`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default` (and "
+     "`annotation`: a word where it takes a str, as SAC's `alpha: float|str` takes 'auto').")
     last = key.split(':')[-1]
     if last == 'encoder': return _encoder_class(flag, raw)
     if (last in ('activation', 'activation_fn')
@@ -105,6 +111,7 @@ def _check_value(flag:str, key:str, raw:str, v, default):
             raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
         return v
     if default is _NOT_GIVEN or default is None or ':' in key: return v
+    if isinstance(v, str) and takes_str(annotation): return v   # its own function checks the word
     if v is None and not isinstance(default, dict): return v   # None: the usual 'off' value (not of a dict of arguments)
     if isinstance(default, bool):
         if not isinstance(v, bool): raise CLIError(f"{flag}: expected True or False, got {raw!r}")

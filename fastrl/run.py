@@ -153,7 +153,8 @@ def build_grid(algo:str, args:list)->tuple:
         if not raws:
             if isinstance(default, bool) and ':' not in key: raws = ['True']
             else: raise CLIError(f"{f} needs a value")
-        grid_keys[key] = [_check_value(f, key, r, parse_value(r), default) for r in raws]
+        ann = params[top].annotation if top in params and ':' not in key else None
+        grid_keys[key] = [_check_value(f, key, r, parse_value(r), default, ann) for r in raws]
     for k, hint in (('tensorboard', 'pip install tensorboard'), ('wandb', 'pip install wandb')):
         if run_kwargs['log_options'].get(k) and importlib.util.find_spec(k) is None:   # before any run starts
             raise CLIError(f"{flag[k]} needs the `{k}` package, which is not installed: {hint}")

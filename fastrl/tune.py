@@ -7,97 +7,14 @@ from __future__ import annotations
 import hashlib, json, math, os, shlex, sys
 from pathlib import Path
 import numpy as np
+from .tune_space import (
+    DISTS, SEARCH_SPACES, in_space, parse_dist, is_dist, sample, stored, nested, sample_value, _same, _dist_text)
+_all_ = ['DISTS', 'SEARCH_SPACES', 'in_space', 'parse_dist', 'is_dist', 'sample', 'stored', 'nested', 'sample_value']
 
 # %% auto #0
-__all__ = ['DISTS', 'SEARCH_SPACES', 'TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'in_space', 'parse_dist', 'is_dist',
-           'sample', 'stored', 'nested', 'TuneSpec', 'parse_tune', 'run_trial', 'checked_journal', 'study_of',
-           'tune_command', 'optimize', 'defaults_of', 'best_command', 'tune', 'summary', 'sample_value', 'main']
-
-# %% ../nbs/22b_tune.ipynb #190a9fc3
-DISTS = ('loguniform', 'uniform', 'int', 'logint', 'categorical')
-_LR = ('loguniform', 1e-5, 1e-2)
-_GAMMA = ('categorical', [0.95, 0.98, 0.99, 0.995, 0.999])
-_BATCH = ('categorical', [32, 64, 100, 128, 256])
-_POLYAK = ('categorical', [0.99, 0.995, 0.999])
-SEARCH_SPACES = dict(
-    ppo=dict(pi_lr=_LR, vf_lr=('loguniform', 1e-4, 1e-2), clip_ratio=('uniform', 0.1, 0.4), gamma=_GAMMA,
-             lam=('categorical', [0.9, 0.95, 0.97, 0.99]), train_pi_iters=('int', 5, 80)),
-    vpg=dict(pi_lr=_LR, vf_lr=('loguniform', 1e-4, 1e-2), gamma=_GAMMA, lam=('categorical', [0.9, 0.95, 0.97, 0.99])),
-    trpo=dict(delta=('loguniform', 1e-3, 1e-1), vf_lr=('loguniform', 1e-4, 1e-2), gamma=_GAMMA,
-              lam=('categorical', [0.9, 0.95, 0.97, 0.99])),
-    dqn=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH, final_eps=('uniform', 0.0, 0.2),
-             target_update_interval=('categorical', [1, 100, 128, 500, 1000, 5000])),
-    ddpg=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3), batch_size=_BATCH),
-    td3=dict(pi_lr=_LR, q_lr=_LR, gamma=_GAMMA, polyak=_POLYAK, act_noise=('uniform', 0.05, 0.3),
-             target_noise=('uniform', 0.1, 0.4), batch_size=_BATCH),
-    sac=dict(lr=_LR, gamma=_GAMMA, polyak=_POLYAK, batch_size=_BATCH),
-    crossq=dict(lr=_LR, gamma=_GAMMA, batch_size=_BATCH),
-)
-
-def _same(a, b)->bool:
-    "`a == b` as values of a flag: a tuple is the list it writes, and a bool is not a number."
-    a, b = (list(x) if isinstance(x, tuple) else x for x in (a, b))
-    return type(a) == type(b) and a == b
-
-def in_space(d:tuple, v)->bool:
-    "Whether value `v` can be drawn from distribution `d` (a `parse_dist` tuple): trial 0 runs the defaults."
-    if d[0] == 'categorical': return any(_same(v, c) for c in d[1])
-    if isinstance(v, bool) or not isinstance(v, (int, float)): return False
-    return d[1] <= v <= d[2] and (d[0] not in ('int', 'logint') or float(v).is_integer())
-
-def parse_dist(flag:str, spec:str)->tuple|None:
-    ("The distribution `spec` writes (`'loguniform:1e-5:1e-2'` -> `('loguniform', 1e-5, 1e-2)`; `'none'` -> None), or a "
-     "`ValueError` naming `flag`.")
-    from fastrl.run import parse_value
-    if spec == 'none': return None
-    kind, _, rest = spec.partition(':')
-    if kind == 'categorical':
-        vals = [parse_value(v) for v in rest.split('|')]
-        if len(vals) < 2: raise ValueError(f"{flag} {spec}: categorical needs two values or more, separated by |")
-        return (kind, vals)
-    bounds = rest.split(':')
-    try: lo, hi = (parse_value(b) for b in bounds) if len(bounds) == 2 else (None, None)
-    except ValueError: lo = hi = None
-    num = (int,) if kind in ('int', 'logint') else (int, float)
-    if not (isinstance(lo, num) and isinstance(hi, num)) or isinstance(lo, bool) or isinstance(hi, bool) or not lo < hi:
-        raise ValueError(f"{flag} {spec}: expected {kind}:LOW:HIGH with {'integers' if num == (int,) else 'numbers'} "
-                         "LOW < HIGH")
-    if kind.startswith('log') and lo <= 0: raise ValueError(f"{flag} {spec}: a log scale needs LOW > 0")
-    return (kind, lo, hi)
-
-def is_dist(raws:list)->bool:
-    "Whether a flag's values write a search range (one value, `KIND:...` or `none`)."
-    return len(raws) == 1 and (raws[0] == 'none' or raws[0].split(':')[0] in DISTS)
-
-# %% ../nbs/22b_tune.ipynb #8ceacc49
-def _plain(v)->bool: return v is None or isinstance(v, (bool, int, float, str))
-
-def sample(trial, space:dict)->dict:
-    "One value per key of `space` (`parse_dist` tuples), drawn through `trial`."
-    out = {}
-    for k, d in space.items():
-        if d[0] == 'categorical':
-            vals = d[1]
-            if all(_plain(v) for v in vals): out[k] = trial.suggest_categorical(k, vals)
-            else: out[k] = vals[[repr(v) for v in vals].index(trial.suggest_categorical(k, [repr(v) for v in vals]))]
-        elif d[0] in ('int', 'logint'): out[k] = trial.suggest_int(k, d[1], d[2], log=d[0] == 'logint')
-        else: out[k] = trial.suggest_float(k, d[1], d[2], log=d[0] == 'loguniform')
-    return out
-
-def stored(space:dict, params:dict)->dict:
-    "`params` as a trial stores them (the text of a categorical value Optuna cannot store)."
-    return {k: (repr(v) if space.get(k, ('',))[0] == 'categorical' and not all(_plain(c) for c in space[k][1]) else v)
-            for k, v in params.items()}
-
-def nested(kwargs:dict, defaults:dict)->dict:
-    "`kwargs` with each `key:sub` entry set inside a copy of dict argument `key` (its default, or the value given)."
-    out = {k: v for k, v in kwargs.items() if ':' not in k}
-    for k, v in kwargs.items():
-        if ':' not in k: continue
-        top, sub = k.split(':', 1)
-        d = out.setdefault(top, dict(defaults.get(top) or {}))
-        d[sub] = v
-    return out
+__all__ = ['TUNE_FLAGS', 'SAMPLERS', 'PRUNERS', 'TUNE_HELP', 'TuneSpec', 'parse_tune', 'run_trial', 'checked_journal', 'study_of',
+           'tune_command', 'optimize', 'defaults_of', 'best_command', 'tune', 'summary', 'main', 'DISTS',
+           'SEARCH_SPACES', 'in_space', 'parse_dist', 'is_dist', 'sample', 'stored', 'nested', 'sample_value']
 
 # %% ../nbs/22b_tune.ipynb #d3948d19
 TUNE_FLAGS = dict(trials=int, sampler=str, pruner=str, workers=int, exp_name=str, data_dir=str)
@@ -335,9 +252,6 @@ def tune_command(rec:dict)->str:
     rng = ' '.join(f"--{k} {shlex.quote(_dist_text(v))}" for k, v in rec['space'].items())
     return f"fastrl tune {rec['algo']} {shlex.join(rec['fixed'])} {rng}".strip()
 
-def _dist_text(d)->str:
-    return f"categorical:{'|'.join(map(repr, d[1]))}" if d[0] == 'categorical' else ':'.join(map(str, d))
-
 def _done(study)->int:
     from optuna.trial import TrialState
     return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
@@ -464,12 +378,6 @@ def summary(spec:TuneSpec, study, defaults:dict, threads:int=1)->dict:
           + (f" (the defaults, trial {base.number}: {base.value:.4g})" if base is not None else '')
           + f"\n  {out['command']}\nwrote {spec.study_dir}/best.json and history.png", flush=True)
     return out
-
-def sample_value(space:dict, k:str, v):
-    "A trial's stored value of `k` as the entry function takes it (the value behind a categorical's text)."
-    d = space.get(k)
-    if d and d[0] == 'categorical' and not all(_plain(c) for c in d[1]): return d[1][[repr(c) for c in d[1]].index(v)]
-    return v
 
 def _history_plot(study, path:Path):
     "The score of each completed trial and the best so far, against the trial number."

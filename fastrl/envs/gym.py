@@ -7,7 +7,7 @@ whole env pipe."""
 # %% ../../nbs/02_envs.gym.ipynb #7e263f8d
 from __future__ import annotations
 from typing import Callable
-import linecache, math, os, traceback as _traceback
+import math, os
 import numpy as np
 import torch
 from torch import Tensor
@@ -22,10 +22,14 @@ from .packed import packed_env, is_packed, value_problem, EnvOutputError
 import functools
 from .nstep import *   # n-step transitions: still importable from here
 from .nstep import NStepper, FirstLastMerger, NSkipper
+# the checks of a user's env (`envs.checks`): still importable from here
+from .checks import env_build_error, CheckedLane, MaskError, mask_problem
+from .checks import _checked_lane, _sync_frame, _bad_observation, _mask
+_all_ = ['env_build_error', 'CheckedLane', 'MaskError', 'mask_problem']
 
 # %% auto #0
-__all__ = ['env_name', 'make_vec_env', 'env_build_error', 'CheckedLane', 'MaskError', 'mask_problem', 'GymStepper',
-           'env_step_counter', 'StepLister', 'RewardClip', 'GymTransformBlock']
+__all__ = ['env_name', 'make_vec_env', 'GymStepper', 'env_step_counter', 'StepLister', 'RewardClip', 'GymTransformBlock',
+           'env_build_error', 'CheckedLane', 'MaskError', 'mask_problem']
 
 # %% ../../nbs/02_envs.gym.ipynb #50e29edc
 # headless: pygame renders rgb_array frames off-screen
@@ -75,59 +79,8 @@ def make_vec_env(envs:list, num_envs:int=1, async_envs:bool=False, render_mode:s
     cls = AsyncVectorEnv if async_envs else SyncVectorEnv
     return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP, copy=copy)
 
-def env_build_error(name:str, e:Exception)->ConfigError:
-    ("The one-line `ConfigError` for env `name` whose making raised `e`, with the frames of the user's code (their env's "
-     "constructor) in its `detail`.")
-    err = ConfigError(f"env {name!r} cannot be made: {type(e).__name__}: {first_line(e)} (fix the env, or check --env and "
-                      "--env_kwargs)")
-    mine = user_code_error(e, 'the env')
-    if mine is not None: err.detail = mine.detail
-    return err
-
-class CheckedLane(gym.Wrapper):
-    ("A lane of an `AsyncVectorEnv`, in its subprocess: an observation that is not of the env's space (`value_problem`) "
-     "raises a `UserCodeError` naming the env, lane and step, where gymnasium would write it into shared memory "
-     "reshaped or cast.")
-    def __init__(self, env, name:str, lane:int): super().__init__(env); self.name,self.lane,self.t,self.ep = name,lane,0,0
-    def _check(self, obs, at:str):
-        if (p := value_problem(obs, self.observation_space)) is not None:
-            raise UserCodeError(f"env {self.name!r} (lane {self.lane}) returned an observation of {p} {at}: its "
-                                f"observations must be in {self.observation_space}")
-        return obs
-    def reset(self, **kw):
-        obs, info = self.env.reset(**kw); self.t, self.ep = 0, self.ep + 1
-        return self._check(obs, 'on reset'), info
-    def step(self, action):
-        out = self.env.step(action); self.t += 1
-        self._check(out[0], f'at step {self.t - 1} of episode {self.ep}')
-        return out
-
-def _checked_lane(fn, name:str, lane:int): return CheckedLane(fn(), name, lane)
 
 # %% ../../nbs/02_envs.gym.ipynb #1e892c5a
-def _sync_frame(e:Exception)->tuple:
-    ("`(vector env, lane, source line)` of the innermost frame of gymnasium's `SyncVectorEnv` in `e`'s traceback (the "
-     "lane it was stepping or resetting) when `e` was raised batching the lanes' outputs; `(None, lane, '')` when the "
-     "env itself raised; `(None, None, '')` when it did not raise there.")
-    found, deeper = (None, None, ''), []
-    for fr, lineno in _traceback.walk_tb(e.__traceback__):
-        f = fr.f_code.co_filename
-        if f.endswith('sync_vector_env.py') and isinstance(fr.f_locals.get('i'), int):
-            found, deeper = (fr.f_locals.get('self'), fr.f_locals['i'], linecache.getline(f, lineno)), []
-        else: deeper.append(fr.f_code.co_name)
-    # raised below the vector env inside a lane's step or reset (not in gymnasium's batching): no output to blame
-    if 'step' in deeper or 'reset' in deeper: return None, found[1], ''
-    return found
-
-def _bad_observation(venv)->tuple|None:
-    ("`(lane, what)` of the first lane whose last observation does not fit the vector env's observation space (shape, "
-     "or not numbers), else `None`.")
-    space = venv.single_observation_space
-    if is_packed(space): return None   # its lanes' `pack` names the part
-    for lane, o in enumerate(getattr(venv, '_env_obs', None) or []):
-        if (p := value_problem(o, space)) is not None: return lane, f"an observation of {p}"
-    return None
-
 def _as_tensor(a)->Tensor:
     "A tensor holding a copy of `a` (the caller may reuse its array); float64 becomes float32."
     a = np.array(a)
@@ -138,44 +91,6 @@ def _life_lost(info:dict, done:np.ndarray)->np.ndarray|None:
      "env reports it.")
     if 'life_lost' not in info: return None
     return np.asarray(info['life_lost'], dtype=bool) & np.asarray(info.get('_life_lost', True), dtype=bool) & ~done
-
-class MaskError(ValueError):
-    "An env lane's `info['action_mask']` that is not one bool (or 0/1) per action: `lane`, and `what` is wrong with it."
-    def __init__(self, lane:int, what:str): super().__init__(what); self.lane, self.what = lane, what
-
-def mask_problem(m, n:int)->str|None:
-    ("Why `m` is not one lane's action mask for `n` actions (one bool, or 0/1, per action), as a phrase; `None` when "
-     "it is one.")
-    try: a = np.asarray(m)
-    except Exception as e: return f"a value numpy cannot read as an array ({type(e).__name__})"
-    if a.dtype.kind not in 'biuf': return f"dtype {a.dtype} (not bools)"
-    if a.shape != (n,): return f"shape {a.shape} where the env has {n} actions"
-    if a.dtype.kind != 'b' and ((a != 0) & (a != 1)).any():
-        return f"values {np.array2string(a[(a != 0) & (a != 1)][:4], separator=', ')} that are not 0 or 1"
-    return None
-
-def _mask(info:dict, n:int)->np.ndarray|None:
-    ("The lanes' action masks (`[lanes, n]` bool) in a vector env's `info` (`info['action_mask']`), `None` when it "
-     "has none; a lane that reports none allows every action. A lane's mask that is not one bool (or 0/1) per action "
-     "is a `MaskError` naming the lane: never cast to something else.")
-    if 'action_mask' not in info: return None
-    if n is None: raise RunAborted("the env reports info['action_mask'], and fastrl honours action masks for Discrete "
-                                   "actions only: drop the mask or use a Discrete action space")
-    have = np.asarray(info.get('_action_mask', True), dtype=bool)
-    on = lambda i: bool(have[i] if have.ndim else have)   # lane i reported a mask
-    raw = info['action_mask']
-    m = raw if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.shape[1] == n and raw.dtype.kind in 'biuf' else None
-    if m is not None and m.dtype.kind != 'b':   # 0/1 numbers (an int8 MultiBinary key): checked at once, then bools
-        bad = np.flatnonzero(((m != 0) & (m != 1)).any(1))
-        if (i := next((int(i) for i in bad if on(i)), None)) is not None: raise MaskError(i, mask_problem(m[i], n))
-        m = m.astype(bool)
-    if m is None:   # not one array of [lanes, n] numbers: each lane's mask says what is wrong with it
-        lanes = range(len(raw)) if hasattr(raw, '__len__') and not isinstance(raw, (str, bytes)) else []
-        if not lanes: raise MaskError(0, f"a {type(raw).__name__} where each lane gives an array")
-        for i in lanes:
-            if on(i) and (p := mask_problem(raw[i], n)) is not None: raise MaskError(i, p)
-        m = np.stack([np.asarray(raw[i]).astype(bool) if on(i) else np.ones(n, bool) for i in lanes])
-    return np.where(have[:, None] if have.ndim else have, m, True)
 
 import contextlib
 

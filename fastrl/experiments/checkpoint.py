@@ -22,85 +22,15 @@ from ..memory.experience_replay import ReplayStorage
 from .replay_files import active_files
 from ..loggers.core import LoggerBase
 from .config import as_env_fn, space_state
+from gymnasium.wrappers.utils import RunningMeanStd
+from .codec import encode, decode, _SKIP
+_all_ = ['encode', 'decode']   # still names of this module (`from fastrl.experiments.checkpoint import *`)
 
 # %% auto #0
-__all__ = ['encode', 'decode', 'ReplayLog', 'record_for_replay', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats',
-           'train_norm_stats', 'train_spaces', 'FrozenStats', 'with_norm_stats', 'not_state', 'CheckpointError',
-           'graph_state', 'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint',
-           'progress_upto', 'check_progress', 'load_checkpoint']
-
-# %% ../../nbs/20d_experiments.checkpoint.ipynb #60b4baf6
-from gymnasium.wrappers.utils import RunningMeanStd
-
-_SKIP = object()
-_PLAIN = (bool, int, float, str, type(None))
-
-def encode(o):
-    "Plain data as weights-only-loadable values (`_SKIP` for what is not plain data)."
-    if isinstance(o, np.generic): return o.item()   # first: np.float64 is a float, and weights-only loading refuses it
-    if isinstance(o, _PLAIN): return o
-    if isinstance(o, np.ndarray):
-        if o.dtype == object: return _SKIP
-        return {'__ndarray__': (torch.from_numpy(np.ascontiguousarray(o)).clone() if o.dtype.kind in 'biuf'
-                                else o.tolist()),
-                'dtype': str(o.dtype)}
-    if isinstance(o, Tensor): return o.detach().clone()
-    if isinstance(o, np.random.Generator): return {'__generator__': _bitgen_state(o.bit_generator.state)}
-    # NormalizeObservation's obs_rms, ...
-    if isinstance(o, RunningMeanStd): return {'__rms__': [encode(o.mean), encode(o.var), encode(o.count)]}
-    if isinstance(o, deque):
-        vs = [encode(v) for v in o]
-        return _SKIP if any(v is _SKIP for v in vs) else {'__deque__': vs, 'maxlen': o.maxlen}
-    if isinstance(o, tuple) and hasattr(o, '_fields'):   # NamedTuples: step batches and records keep their type
-        if not isinstance(o, (SimpleStep, Record)): return _SKIP
-        vs = [encode(v) for v in o]
-        return _SKIP if any(v is _SKIP for v in vs) else {'__namedtuple__': type(o).__name__, 'values': vs}
-    if isinstance(o, (list, tuple)):
-        vs = [encode(v) for v in o]
-        if any(v is _SKIP for v in vs): return _SKIP
-        return vs if isinstance(o, list) else {'__tuple__': vs}
-    if isinstance(o, dict):
-        items = [(encode(k), encode(v)) for k,v in o.items()]
-        if any(k is _SKIP or v is _SKIP for k,v in items): return _SKIP
-        return {'__dict__': [[k,v] for k,v in items]}
-    return _SKIP
-
-def _bitgen_state(st):
-    "numpy bit-generator state with its big ints as strings (weights-only friendly)."
-    if isinstance(st, dict): return {k:_bitgen_state(v) for k,v in st.items()}
-    if isinstance(st, np.ndarray): return {'__ndarray__': torch.from_numpy(st.astype(np.int64)), 'dtype': str(st.dtype)}
-    if isinstance(st, int) and not isinstance(st, bool): return {'__int__': str(st)}
-    return st
-
-def _bitgen_unstate(st):
-    if isinstance(st, dict):
-        if '__int__' in st: return int(st['__int__'])
-        if '__ndarray__' in st: return st['__ndarray__'].numpy().astype(st['dtype'])
-        return {k:_bitgen_unstate(v) for k,v in st.items()}
-    return st
-
-def decode(o):
-    "Inverse of `encode`."
-    if isinstance(o, list): return [decode(v) for v in o]
-    if isinstance(o, dict):
-        if '__ndarray__' in o:
-            a = o['__ndarray__']
-            return (a.numpy() if isinstance(a, Tensor) else np.array(a)).astype(o['dtype']).copy()
-        if '__generator__' in o:
-            st = _bitgen_unstate(o['__generator__'])
-            g = np.random.Generator(getattr(np.random, st['bit_generator'])()); g.bit_generator.state = st
-            return g
-        if '__rms__' in o:
-            rms = RunningMeanStd(); rms.mean, rms.var, rms.count = (decode(v) for v in o['__rms__'])
-            return rms
-        if '__deque__' in o: return deque([decode(v) for v in o['__deque__']], maxlen=o['maxlen'])
-        if '__tuple__' in o: return tuple(decode(v) for v in o['__tuple__'])
-        if '__namedtuple__' in o: return {'SimpleStep': SimpleStep,
-                                          'Record': Record}[o['__namedtuple__']](*(decode(v) for v in o['values']))
-        if '__dict__' in o: return {_hashable(decode(k)):decode(v) for k,v in o['__dict__']}
-    return o
-
-def _hashable(k): return tuple(_hashable(x) for x in k) if isinstance(k, list) else k
+__all__ = ['ReplayLog', 'record_for_replay', 'env_state', 'load_env_state', 'norm_stats', 'load_norm_stats', 'train_norm_stats',
+           'train_spaces', 'FrozenStats', 'with_norm_stats', 'not_state', 'CheckpointError', 'graph_state',
+           'load_graph_state', 'rng_state', 'set_rng_state', 'previous_path', 'save_checkpoint', 'progress_upto',
+           'check_progress', 'load_checkpoint', 'encode', 'decode']
 
 # %% ../../nbs/20d_experiments.checkpoint.ipynb #e2c17700
 _ENV_SKIP = {'env', 'spec', 'metadata', '_metadata', '_cached_spec', '_saved_kwargs', 'screen', 'clock', 'viewer',

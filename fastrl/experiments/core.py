@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import gymnasium as gym
 from fastcore.all import L
-from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error, atomic_write
+from ..core import Record, set_seed, ConfigError, RunAborted, user_code_error
 from ..pipes.core import all_dps, find_dps, find_dp, insert_dp
 from .launch import launched_entry
 from ..envs.gym import GymStepper
@@ -20,9 +20,9 @@ from torch.utils.data import IterDataPipe
 from ..loggers.core import LoggerBase, EpocherCollector
 from .config import check_settings, env_dataloaders, from_ref, read_config, settings_of, env_spaces, as_env_fn
 from .sizes import check_sizes
-from .integrity import DamagedFile
 from .distributed import setup_distributed
 from .rundir import RunFolder
+from .model_files import ModelFiles
 from ..core import resolve_device
 from ..pipes.core import pipe_to_device
 from ..learner.device import compile_learner, compile_acting
@@ -31,7 +31,7 @@ from .tracking import WandbSink, WANDB_HINT, WANDB_LOGIN, wandb_login, wandb_onl
 from .sinks import (EpochStats, ProgressFile, RankMean, SpinupTable, TensorBoardSink,
                                       run_test_episodes, stat_records)
 from .checkpoint import (graph_state, load_checkpoint, load_graph_state, previous_path, record_for_replay, rng_state,
-                                           save_checkpoint, set_rng_state, train_norm_stats, train_spaces,
+                                           save_checkpoint, set_rng_state, train_norm_stats,
                                            with_norm_stats)
 from .replay_files import replay_files
 from .settings import apply_numerics, numerics, check_early_stop, check_video_every
@@ -94,7 +94,7 @@ def _caller_entry(depth:int=2)->str|None:
     fr = sys._getframe(depth)
     return f"{fr.f_globals.get('__name__')}:{fr.f_code.co_name}" if fr.f_code.co_name != '<module>' else None
 
-class Experiment(RunFolder):
+class Experiment(ModelFiles, RunFolder):
     ("Output folder, `config.json`, seeding and process group of a run; `loggers` for the learner; `fit` runs the "
      "epochs.")
     def __init__(self,
@@ -294,27 +294,6 @@ class Experiment(RunFolder):
         for s in self._loggers or ():
             if isinstance(s, WandbSink): s.log_video(path)   # at the epoch's TotalEnvInteracts
 
-    def _save_best(self):
-        "Write `best/model.pt` (the saved-model format, for `test_policy --itr best`) and `best/best.json`."
-        save_checkpoint(self._model_state(self.best['epoch']), self.output_dir/'best'/'model.pt')
-        atomic_write(self.output_dir/'best'/'best.json', json.dumps(self.best, indent=1) + '\n')
-
-    def save_model(self, epoch:int):
-        "Write `pyt_save/model.pt`: the models' state_dicts (rebuilt from config.json by `load_policy`)."
-        sd = self._model_state(epoch)
-        save_checkpoint(sd, self.output_dir/'pyt_save'/'model.pt')
-        if self.keep_snapshots: save_checkpoint(sd, self.output_dir/'pyt_save'/f'model{epoch}.pt')
-
-    def _model_state(self, epoch:int)->dict:
-        "What a saved model file holds: the models' state_dicts, the epoch, the env's statistics and spaces, settings."
-        return {'models': {k:m.state_dict() for k,m in self.models.items()}, 'epoch': epoch, **self._model_extras(),
-                'settings': self.settings, 'run': self._run_identity()}
-
-    def _model_extras(self)->dict:
-        ("What a saved model keeps beside the weights: the training env's normalising statistics and its spaces "
-         "(`load_policy(DIR)` sizes the networks from them when config.json cannot rebuild the env).")
-        return {'env_stats': train_norm_stats(self.learner), 'spaces': train_spaces(self.learner)}
-
     def _rank_state(self)->dict:
         "What this rank's part of a checkpoint holds: the learner graph's state and the RNG states."
         return {'graph': graph_state(self.learner), 'rng': rng_state()}
@@ -389,29 +368,6 @@ class Experiment(RunFolder):
         "`e` (same type and `detail`) saying in which epoch the run stopped and what is kept."
         err = type(e)(f"epoch {self.last_epoch + 1}: {e}; {self._kept()}"); err.detail = e.detail
         return err
-
-    def _load_model(self):
-        if self.itr == 'best':
-            p = self.output_dir/'best'/'model.pt'
-            if not p.exists(): raise ConfigError(f"No best model {p}: the run kept none (it had no test episodes, or "
-                                                 "save_best=False); load the last one (--itr -1)")
-        else:
-            p = self.output_dir/'pyt_save'/(f'model{self.itr}.pt' if self.itr is not None and self.itr >= 0 else 'model.pt')
-            if not p.exists(): raise ConfigError(f"No saved model {p}: was the run saved (save_freq) and is --itr right?")
-        try: sd = load_checkpoint(p); sd['models']
-        except Exception as e:
-            why = ('is damaged: its contents differ from the checksum written with it' if isinstance(e, DamagedFile) else
-                   f"cannot be read ({type(e).__name__}; truncated or not a saved model)")
-            raise ConfigError(f"{p} {why}: `{resume_command(self.output_dir)} --epochs N` saves it again") from None
-        self._check_same_run(sd, p, f"the saved model of epoch {sd['epoch']}")
-        try:
-            for k,m in self.models.items(): m.load_state_dict(sd['models'][k])
-        except (RuntimeError, KeyError) as e:   # networks of other shapes: another env's (test_policy --env), another run's
-            raise ConfigError(f"{p} holds networks that do not fit this run's ({type(e).__name__}: "
-                              f"{str(e).strip().splitlines()[0][:200]}): it was saved by a run of other spaces or "
-                              "networks; replay it with the env and settings it was trained with") from None
-        self.saved_epoch = sd['epoch']
-        return self
 
     @property
     def progress(self):

@@ -7,7 +7,7 @@ functional Adam inside a compiled update)."""
 # %% ../../nbs/06a_learner.optim.ipynb #op000003
 from __future__ import annotations
 from typing import Callable
-import inspect
+import inspect, sys
 import torch
 from torch import nn, Tensor
 from ..pipes.core import Pipe
@@ -115,9 +115,38 @@ def functional_step(opt:torch.optim.Optimizer, params:list, grads:list):
                  decoupled_weight_decay=g.get('decoupled_weight_decay', isinstance(opt, torch.optim.AdamW)),
                  weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'])
 
+def _eager_adam_groups(opt)->list|None:
+    ("Per group `(group, params, grads, state)` for `optimizer_step`'s own call of `torch.optim.adam.adam`, or None "
+     "where `opt.step()` must run itself: another optimiser, step hooks, a grad scaler, state not made yet.")
+    if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
+    hooks = sys.modules[torch.optim.Optimizer.__module__]   # its step hooks: only opt.step() runs them
+    if (getattr(opt, '_optimizer_step_pre_hooks', None) or getattr(opt, '_optimizer_step_post_hooks', None)
+        or getattr(hooks, '_global_optimizer_pre_hooks', None) or getattr(hooks, '_global_optimizer_post_hooks', None)
+        or getattr(opt, 'grad_scale', None) is not None or getattr(opt, 'found_inf', None) is not None):
+        return None
+    out = []
+    for g in opt.param_groups:
+        if g['differentiable']: return None
+        ps = [p for p in g['params'] if p.grad is not None]
+        if any(p.grad.is_sparse or p.is_complex() or not opt.state.get(p) for p in ps): return None
+        if ps: out.append((g, ps, [p.grad for p in ps], [opt.state[p] for p in ps]))
+    return out
+
+@torch.no_grad()
 def optimizer_step(opt:torch.optim.Optimizer):
-    "`opt.step()` (eagerly; a compiled update steps by `functional_step`)."
-    opt.step()
+    ("`opt.step()`, eagerly (a compiled update steps by `functional_step`). A fused or multi-tensor Adam/AdamW whose "
+     "state is made steps by the same public function `opt.step()` calls, `torch.optim.adam.adam`, with the same "
+     "arguments: torch's wrapper around it (profiling, hooks, state checks) costs more than the step of a small network.")
+    groups = _eager_adam_groups(opt)
+    if groups is None: return opt.step()
+    from torch.optim.adam import adam
+    for g, ps, grads, st in groups:
+        adam(ps, grads, [s['exp_avg'] for s in st], [s['exp_avg_sq'] for s in st],
+             [s['max_exp_avg_sq'] for s in st] if g['amsgrad'] else [], [s['step'] for s in st],
+             foreach=g['foreach'], fused=g['fused'], capturable=g['capturable'], differentiable=False, has_complex=False,
+             amsgrad=g['amsgrad'], beta1=g['betas'][0], beta2=g['betas'][1], lr=g['lr'], weight_decay=g['weight_decay'],
+             eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None,
+             decoupled_weight_decay=g.get('decoupled_weight_decay', isinstance(opt, torch.optim.AdamW)))
 
 # %% ../../nbs/06a_learner.optim.ipynb #e4f3b6a3
 class BasicOptStepper(UpdateStep):
