@@ -1981,6 +1981,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                    'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim.LossCollector.step': ( 'learner.optim.html#losscollector.step',
                                                                                    'fastrl/learner/optim.py'),
+                                      'fastrl.learner.optim._adam': ('learner.optim.html#_adam', 'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim._eager_adam_groups': ( 'learner.optim.html#_eager_adam_groups',
                                                                                    'fastrl/learner/optim.py'),
                                       'fastrl.learner.optim.clip_grad_norm': ( 'learner.optim.html#clip_grad_norm',

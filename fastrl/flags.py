@@ -5,7 +5,7 @@ CLIs use for them, the checks of a value against its parameter, and the `--help`
 
 # %% ../nbs/22a_flags.ipynb #14386698
 from __future__ import annotations
-import ast, difflib, inspect, re, sys, typing
+import ast, difflib, inspect, re, sys, types, typing
 from .experiments.launch import import_ref
 from .experiments.settings import ACTIVATIONS, activation_from_name, check_early_stop, check_video_every
 
@@ -90,8 +90,11 @@ def _encoder_class(flag:str, raw:str):
 
 def takes_str(annotation)->bool:
     "Whether a parameter annotated `annotation` (a type, or its text under `from __future__ import annotations`) takes a str."
-    if isinstance(annotation, str): return 'str' in annotation.replace(' ', '').replace('Optional[', '').split('|')
-    return annotation is str or str in typing.get_args(annotation)
+    if isinstance(annotation, str):   # 'float|str', 'Optional[str]' (not 'list[str]')
+        m = re.fullmatch(r'\s*(?:typing\.)?Optional\[(.*)\]\s*', annotation)
+        return 'str' in [a.strip() for a in (m.group(1) if m else annotation).split('|')]
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    return annotation is str or (union and str in typing.get_args(annotation))
 
 def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
     ("`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default` (and "

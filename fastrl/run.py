@@ -6,9 +6,10 @@ flag, several values make a grid; plus the `plot`, `test_policy` and `resume` su
 # %% ../nbs/22_run.ipynb #9673d007
 from __future__ import annotations
 import difflib, importlib, inspect, os, signal, sys, threading
+from .core import ConfigError
 from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
-from .experiments.settings import (MAX_THREADS, check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
+from .experiments.settings import (MAX_THREADS, check_threads, check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
                                          make_env_fn, resolve_num_cpu, resolve_workers)
 # the flags, their values and the help text (`nbs/22a_flags`), also importable from here as before
 from .flags import (ALIASES, CLIError, CONFIG_FLAGS, LOG_FLAGS, SHORTCUTS, _NOT_GIVEN, _check_value, algo_help,
@@ -117,9 +118,8 @@ def build_grid(algo:str, args:list)->tuple:
             elif key == 'ray_address': run_kwargs['ray'] = raws[0]
             elif key == 'threads':
                 v = parse_value(raws[0])
-                if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_THREADS:
-                    raise CLIError(f"{f}: expected an integer from 1 to {MAX_THREADS}, got {raws[0]!r}")
-                run_kwargs['threads'] = v
+                try: run_kwargs['threads'] = check_threads(v)   # the rule apply_numerics keeps, in the flag's words
+                except ConfigError: raise CLIError(f"{f}: expected an integer from 1 to {MAX_THREADS}, got {raws[0]!r}") from None
             elif key == 'exp_name':
                 try: exp_name = check_exp_name(raws[0])
                 except ValueError as e: raise CLIError(f"{f}: {e}") from None

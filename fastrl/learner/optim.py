@@ -102,21 +102,26 @@ def compiled_optimizer(opt:torch.optim.Optimizer)->torch.optim.Optimizer:
 def functional_step(opt:torch.optim.Optimizer, params:list, grads:list):
     ("`opt`'s Adam or AdamW step of `params` by `grads` (gradients as values, `None` for none) through torch's "
      "functional `torch.optim.adam.adam`: traceable into a compiled update.")
-    from torch.optim.adam import adam
     for g in opt.param_groups:
         pg = [(p, next((gr for q, gr in zip(params, grads) if q is p), None)) for p in g['params']]
         pg = [(p, gr) for p, gr in pg if gr is not None]
         if not pg: continue
-        ps, st = [p for p, _ in pg], [opt.state[p] for p, _ in pg]
         with torch.no_grad():   # the step writes the parameters in place
-            adam(ps, [gr for _, gr in pg], [s['exp_avg'] for s in st], [s['exp_avg_sq'] for s in st],
-                 [s['max_exp_avg_sq'] for s in st] if g['amsgrad'] else [], [s['step'] for s in st], foreach=True,
-                 capturable=True, amsgrad=g['amsgrad'], beta1=g['betas'][0], beta2=g['betas'][1], lr=g['lr'],
-                 decoupled_weight_decay=g.get('decoupled_weight_decay', isinstance(opt, torch.optim.AdamW)),
-                 weight_decay=g['weight_decay'], eps=g['eps'], maximize=g['maximize'])
+            _adam(opt, g, [p for p, _ in pg], [gr for _, gr in pg], foreach=True, capturable=True)
+
+def _adam(opt, g:dict, ps:list, grads:list, **how):
+    ("`torch.optim.adam.adam` on parameters `ps` of `opt`'s group `g` with `grads`: the group's settings and the "
+     "parameters' state, and `how` (the kernel: foreach, fused, capturable).")
+    from torch.optim.adam import adam
+    st = [opt.state[p] for p in ps]
+    adam(ps, grads, [s['exp_avg'] for s in st], [s['exp_avg_sq'] for s in st],
+         [s['max_exp_avg_sq'] for s in st] if g['amsgrad'] else [], [s['step'] for s in st], amsgrad=g['amsgrad'],
+         beta1=g['betas'][0], beta2=g['betas'][1], lr=g['lr'], weight_decay=g['weight_decay'], eps=g['eps'],
+         maximize=g['maximize'], decoupled_weight_decay=g.get('decoupled_weight_decay', isinstance(opt, torch.optim.AdamW)),
+         **how)
 
 def _eager_adam_groups(opt)->list|None:
-    ("Per group `(group, params, grads, state)` for `optimizer_step`'s own call of `torch.optim.adam.adam`, or None "
+    ("Per group `(group, params)` for `optimizer_step`'s own call of `torch.optim.adam.adam`, or None "
      "where `opt.step()` must run itself: another optimiser, step hooks, a grad scaler, state not made yet.")
     if type(opt) not in (torch.optim.Adam, torch.optim.AdamW): return None
     hooks = sys.modules[torch.optim.Optimizer.__module__]   # its step hooks: only opt.step() runs them
@@ -129,7 +134,7 @@ def _eager_adam_groups(opt)->list|None:
         if g['differentiable']: return None
         ps = [p for p in g['params'] if p.grad is not None]
         if any(p.grad.is_sparse or p.is_complex() or not opt.state.get(p) for p in ps): return None
-        if ps: out.append((g, ps, [p.grad for p in ps], [opt.state[p] for p in ps]))
+        if ps: out.append((g, ps))
     return out
 
 @torch.no_grad()
@@ -139,14 +144,8 @@ def optimizer_step(opt:torch.optim.Optimizer):
      "arguments: torch's wrapper around it (profiling, hooks, state checks) costs more than the step of a small network.")
     groups = _eager_adam_groups(opt)
     if groups is None: return opt.step()
-    from torch.optim.adam import adam
-    for g, ps, grads, st in groups:
-        adam(ps, grads, [s['exp_avg'] for s in st], [s['exp_avg_sq'] for s in st],
-             [s['max_exp_avg_sq'] for s in st] if g['amsgrad'] else [], [s['step'] for s in st],
-             foreach=g['foreach'], fused=g['fused'], capturable=g['capturable'], differentiable=False, has_complex=False,
-             amsgrad=g['amsgrad'], beta1=g['betas'][0], beta2=g['betas'][1], lr=g['lr'], weight_decay=g['weight_decay'],
-             eps=g['eps'], maximize=g['maximize'], grad_scale=None, found_inf=None,
-             decoupled_weight_decay=g.get('decoupled_weight_decay', isinstance(opt, torch.optim.AdamW)))
+    for g, ps in groups:
+        _adam(opt, g, ps, [p.grad for p in ps], foreach=g['foreach'], fused=g['fused'], capturable=g['capturable'])
 
 # %% ../../nbs/06a_learner.optim.ipynb #e4f3b6a3
 class BasicOptStepper(UpdateStep):
