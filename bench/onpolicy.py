@@ -77,10 +77,12 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, eval_id=None, **algo_kwar
     if hp.get('rnn'):   # a recurrent actor-critic: the cell, then MLP heads of net_arch
         from fastrl.agents.recurrent import RecurrentActorCritic
         ac = RecurrentActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64]),
-                                  activation=act_fn, rnn=hp['rnn'], rnn_size=hp.get('lstm_hidden_size', 64))
+                                  activation=act_fn, rnn=hp['rnn'], rnn_size=hp.get('lstm_hidden_size', 64),
+                                  **{k: hp[k] for k in ('log_std_init',) if k in hp})
         common_seq = dict(seq_len=hp.get('seq_len', hp['n_steps']))
     else:
-        ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=act_fn)
+        ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=act_fn,
+                            **{k: hp[k] for k in ('log_std_init',) if k in hp})
         common_seq = {}
     N, T = hp['n_envs'], hp['n_steps']
     spe = N * T
@@ -91,7 +93,8 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, eval_id=None, **algo_kwar
     if algo == 'ppo':
         learner = PPOLearner(ac, dls, clip_ratio=hp['clip_range'], train_pi_iters=hp['n_epochs'], target_kl=hp.get('target_kl'),
                              mb_size=hp['batch_size'], pi_lr=hp['learning_rate'], joint=hp.get('joint', True),
-                             vf_coef=hp.get('vf_coef', 1.), joint_clip=hp.get('joint_clip', False), **common)
+                             vf_coef=hp.get('vf_coef', 1.), joint_clip=hp.get('joint_clip', False),
+                             **{k: hp[k] for k in ('adv_norm', 'ent_coef') if k in hp}, **common)
     elif algo == 'vpg':
         learner = VPGLearner(ac, dls, pi_lr=hp['learning_rate'], v_mb_size=hp.get('batch_size'), **common)
     elif algo == 'trpo':

@@ -113,10 +113,11 @@ class RecurrentActorCritic(nn.Module):
                  rnn_size:int=64, # Width of the recurrent state
                  encoder=None, # `encoder(observation_space)` encodes image observations (`None`: `NatureCNN`)
                  algo:str='PPO', # Names the algorithm in error messages
+                 log_std_init:float=-0.5, # A Gaussian policy's initial log σ (Spinning Up's -0.5; SB3 and sb3-contrib: 0)
                 ):
         super().__init__()
         obs_in = obs_input(observation_space, f"{algo}'s RecurrentActorCritic", 'pass your own actor_critic')
-        head = policy_head(rnn_size, action_space, hidden_sizes, activation, None, algo)
+        head = policy_head(rnn_size, action_space, hidden_sizes, activation, None, algo, log_std_init)
         self.pi = RecurrentActor(RecurrentCore(obs_in, rnn, rnn_size, encoder), head, slot=0)
         self.v = RecurrentCritic(RecurrentCore(obs_in, rnn, rnn_size, encoder),
                                  MLPCritic(rnn_size, hidden_sizes, activation), slot=1)
