@@ -7,7 +7,6 @@ written atomically and read back exactly."""
 from __future__ import annotations
 import hashlib, io, os, random, shutil, warnings
 from .integrity import seal_torch, check_torch, damaged
-from collections import deque
 from pathlib import Path, PurePath
 from types import SimpleNamespace, GeneratorType
 import numpy as np
@@ -15,7 +14,7 @@ import torch
 from torch import nn, Tensor
 from torch.utils.data import IterDataPipe
 import gymnasium as gym
-from ..core import Record, SimpleStep, ConfigError, atomic_write
+from ..core import Record, ConfigError, atomic_write
 from ..pipes.core import all_dps, find_dps
 from ..envs.gym import GymStepper
 from ..memory.experience_replay import ReplayStorage
