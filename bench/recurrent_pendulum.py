@@ -44,13 +44,16 @@ ENV = dict(env_id=TRAIN_ID, hp=HP, eval_id=EVAL_ID)
 # the differences from sb3-contrib's RecurrentPPO left in `fastrl_lstm_sb3`, one at a time and together (issue 53):
 # the initial log sigma (fastrl -0.5, sb3-contrib 0), advantages normalised per epoch or again per minibatch (SB3), and
 # training sequences of 64 steps or 128 (sb3-contrib: a minibatch of 128 steps cut at episode starts)
-ABLATIONS = dict(fastrl_lstm_std0=dict(log_std_init=0.), fastrl_lstm_mbnorm=dict(adv_norm='minibatch'),
-                 fastrl_lstm_seq128=dict(seq_len=128), fastrl_lstm_zoo=dict(log_std_init=0., adv_norm='minibatch'),
+# (`fastrl_lstm_sb3` keeps what fastrl's recurrent PPO did before: log sigma -0.5, advantages normalised over the epoch;
+# `fastrl_lstm_zoo` is what it does now by default, with SB3's PPO maths)
+OLD = dict(log_std_init=-0.5, adv_norm='epoch')
+ABLATIONS = dict(fastrl_lstm_std0=dict(OLD, log_std_init=0.), fastrl_lstm_mbnorm=dict(OLD, adv_norm='minibatch'),
+                 fastrl_lstm_seq128=dict(OLD, seq_len=128), fastrl_lstm_zoo=dict(log_std_init=0., adv_norm='minibatch'),
                  fastrl_lstm_zoo128=dict(log_std_init=0., adv_norm='minibatch', seq_len=128))
 
 if __name__ == '__main__':
     bench_main(__doc__, 'recurrent_pendulum', dict(sb3_lstm=lambda s, a: run_sb3_lstm(s, a, **ENV),
-                                                    fastrl_lstm_sb3=lambda s, a: run_fastrl(s, a, 'lstm', 'fastrl_lstm_sb3', SB3_MATHS, **ENV),
+                                                    fastrl_lstm_sb3=lambda s, a: run_fastrl(s, a, 'lstm', 'fastrl_lstm_sb3', {**SB3_MATHS, **OLD}, **ENV),
                                                     fastrl_mlp_sb3=lambda s, a: run_fastrl(s, a, None, 'fastrl_mlp_sb3', SB3_MATHS, **ENV),
                                                     **{name: (lambda name, extra: lambda s, a: run_fastrl(s, a, 'lstm', name, {**SB3_MATHS, **extra}, **ENV))(name, extra)
                                                        for name, extra in ABLATIONS.items()}),

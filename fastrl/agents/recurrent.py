@@ -113,7 +113,7 @@ class RecurrentActorCritic(nn.Module):
                  rnn_size:int=64, # Width of the recurrent state
                  encoder=None, # `encoder(observation_space)` encodes image observations (`None`: `NatureCNN`)
                  algo:str='PPO', # Names the algorithm in error messages
-                 log_std_init:float=-0.5, # A Gaussian policy's initial log σ (Spinning Up's -0.5; SB3 and sb3-contrib: 0)
+                 log_std_init:float=0., # A Gaussian policy's initial log σ (sb3-contrib's `RecurrentPPO`: 0; Spinning Up's MLP policies: -0.5)
                 ):
         super().__init__()
         obs_in = obs_input(observation_space, f"{algo}'s RecurrentActorCritic", 'pass your own actor_critic')

@@ -56,14 +56,15 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
         joint_clip:bool=False, # With `joint`: clip the sum's gradient by its joint norm, as SB3 (fastrl)
         adam_eps:float=1e-8, # Adam's epsilon (torch's default; SB3: 1e-5) (fastrl)
         ent_coef:float=0., # Weight of an entropy bonus in the policy loss (Spinning Up: none; SB3's `ent_coef`) (fastrl)
-        adv_norm:str='epoch', # Advantages normalised over the 'epoch' (Spinning Up) or again per 'minibatch' (SB3) (fastrl)
+        adv_norm:str|None=None, # Advantages normalised over the 'epoch' (Spinning Up) or again per 'minibatch' (SB3); `None`: 'minibatch' for a recurrent actor-critic (sb3-contrib), else 'epoch' (fastrl)
        ):
     "PPO-Clip with Spinning Up's signature, defaults and logged keys; data-parallel under `--cpu N`."
     check_aug('ppo', ppo.ablations, aug)   # before anything is written
     if value_target not in VALUE_TARGETS:
         raise ConfigError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
-    check_adv_norm(adv_norm)
     actor_critic = recurrent_choice(actor_critic, rnn, seq_len, MLPActorCritic, steps_per_epoch, num_envs)
+    if adv_norm is None: adv_norm = 'minibatch' if getattr(actor_critic, 'recurrent', False) else 'epoch'
+    check_adv_norm(adv_norm)   # before anything is written (config.json records the resolved value)
     exp = Experiment(locals(), **logger_kwargs)
     if rnn is not None: ac_kwargs = {**ac_kwargs, 'rnn': rnn}
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo',
