@@ -2427,6 +2427,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                 'fastrl.testing.wandb_offline': ('testing.html#wandb_offline', 'fastrl/testing.py')},
             'fastrl.testing_cli': { 'fastrl.testing_cli.cli': ('testing_cli.html#cli', 'fastrl/testing_cli.py'),
                                     'fastrl.testing_cli.one_line': ('testing_cli.html#one_line', 'fastrl/testing_cli.py'),
+                                    'fastrl.testing_cli.run_cli': ('testing_cli.html#run_cli', 'fastrl/testing_cli.py'),
                                     'fastrl.testing_cli.snapshot': ('testing_cli.html#snapshot', 'fastrl/testing_cli.py')},
             'fastrl.tune': { 'fastrl.tune.TuneSpec': ('tune.html#tunespec', 'fastrl/tune.py'),
                              'fastrl.tune.TuneSpec.__init__': ('tune.html#tunespec.__init__', 'fastrl/tune.py'),

@@ -7,7 +7,7 @@ the library's API; it sits above the command line it runs."""
 from __future__ import annotations
 
 # %% auto #0
-__all__ = ['cli', 'snapshot', 'one_line']
+__all__ = ['cli', 'snapshot', 'one_line', 'run_cli']
 
 # %% ../nbs/98b_testing_cli.ipynb #4dc13d9c
 def cli(*args, cwd=None, env:dict|None=None, time_limit:float|None=None)->tuple:
@@ -54,3 +54,51 @@ def one_line(err:str)->bool:
     import re
     return (len([l for l in err.strip().splitlines() if re.match(r'(python -m )?fastrl[\w.]*( \w+)?: ', l)]) == 1
             and 'Traceback' not in err)
+
+# %% ../nbs/98b_testing_cli.ipynb #bb22e550
+def run_cli(*args, cwd=None, env:dict|None=None, timeout:float|None=None, module:str='fastrl.run'):
+    ("`subprocess.CompletedProcess` of `python -m fastrl.run *args` run by a forked copy of this process: its exit "
+     "status, stdout and stderr as text; `env` replaces the environment, as `subprocess.run`'s does; after `timeout` "
+     "seconds the child is killed and `subprocess.TimeoutExpired` raised.")
+    import io, os, runpy, signal, subprocess, sys, tempfile, time, traceback
+    argv = [sys.executable, '-m', module, *map(str, args)]
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        for f in (sys.stdout, sys.stderr):
+            try: f.flush()
+            except Exception: pass
+        pid = os.fork()
+        if pid == 0:   # the child: `python -m module *args`, then exit with its status
+            code = 1
+            try:
+                nul = os.open(os.devnull, os.O_RDONLY); os.dup2(nul, 0); os.dup2(fo.fileno(), 1); os.dup2(fe.fileno(), 2)
+                sys.stdin, sys.stdout, sys.stderr = (io.open(i, m, closefd=False, **kw) for i, m, kw in
+                                                     ((0, 'r', {}), (1, 'w', dict(buffering=1)), (2, 'w', dict(buffering=1))))
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+                for s in (signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD): signal.signal(s, signal.SIG_DFL)
+                if cwd is not None: os.chdir(cwd)
+                if env is not None: os.environ.clear(); os.environ.update(env)
+                sys.argv, sys.path[0:0] = [module, *argv[3:]], [os.getcwd()]
+                sys.modules.pop(module, None)   # as in a new interpreter, where the module runs only as __main__
+                try: runpy.run_module(module, run_name='__main__', alter_sys=True); code = 0
+                except SystemExit as e:
+                    code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+                    if not isinstance(e.code, (int, type(None))): print(e.code, file=sys.stderr)
+                except KeyboardInterrupt: traceback.print_exc(); code = 130
+                except BaseException: traceback.print_exc(); code = 1
+            except BaseException:   # the child's own set-up failed: say so on its stderr
+                os.write(2, traceback.format_exc().encode())
+            finally:
+                for f in (sys.stdout, sys.stderr):
+                    try: f.flush()
+                    except Exception: pass
+                os._exit(code)
+        t0 = time.monotonic()
+        while True:
+            done, status = os.waitpid(pid, 0 if timeout is None else os.WNOHANG)
+            if done: break
+            if time.monotonic() - t0 > timeout:
+                os.kill(pid, signal.SIGKILL); os.waitpid(pid, 0)
+                raise subprocess.TimeoutExpired(argv, timeout)
+            time.sleep(0.02)
+        read = lambda f: (f.seek(0), f.read().decode(errors='replace'))[1]
+        return subprocess.CompletedProcess(argv, os.waitstatus_to_exitcode(status), read(fo), read(fe))
