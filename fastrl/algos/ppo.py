@@ -63,9 +63,9 @@ def ppo(env_fn, # A zero-argument callable returning a gymnasium env (or an env 
     if value_target not in VALUE_TARGETS:
         raise ConfigError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
     actor_critic = recurrent_choice(actor_critic, rnn, seq_len, MLPActorCritic, steps_per_epoch, num_envs)
+    if adv_norm is not None: check_adv_norm(adv_norm)   # before anything is written
+    exp = Experiment(locals(), **logger_kwargs)   # `adv_norm=None` as asked: a resumed run resolves it the same way
     if adv_norm is None: adv_norm = 'minibatch' if getattr(actor_critic, 'recurrent', False) else 'epoch'
-    check_adv_norm(adv_norm)   # before anything is written (config.json records the resolved value)
-    exp = Experiment(locals(), **logger_kwargs)
     if rnn is not None: ac_kwargs = {**ac_kwargs, 'rnn': rnn}
     ac, agent, dls = onpolicy_setup(exp, env_fn, actor_critic, ac_kwargs, steps_per_epoch, max_ep_len, num_envs, 'ppo',
                                     async_envs, clip_rewards)
