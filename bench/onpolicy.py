@@ -74,15 +74,16 @@ def run_fastrl_onpolicy(algo, env_id, seed, steps, hp, eval_id=None, **algo_kwar
     torch.manual_seed(seed)
     probe = packed_env(gym.make(env_id))   # Dict observations as fastrl's lanes give them: one byte row
     act_fn = hp.get('activation', nn.Tanh)
+    std = {k: hp[k] for k in ('log_std_init',) if k in hp}   # a Gaussian policy's initial log sigma, when HP gives one
     if hp.get('rnn'):   # a recurrent actor-critic: the cell, then MLP heads of net_arch
         from fastrl.agents.recurrent import RecurrentActorCritic
         ac = RecurrentActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64]),
                                   activation=act_fn, rnn=hp['rnn'], rnn_size=hp.get('lstm_hidden_size', 64),
-                                  **{k: hp[k] for k in ('log_std_init',) if k in hp})
+                                  **std)
         common_seq = dict(seq_len=hp.get('seq_len', hp['n_steps']))
     else:
         ac = MLPActorCritic(probe.observation_space, probe.action_space, hidden_sizes=hp.get('net_arch', [64, 64]), activation=act_fn,
-                            **{k: hp[k] for k in ('log_std_init',) if k in hp})
+                            **std)
         common_seq = {}
     N, T = hp['n_envs'], hp['n_steps']
     spe = N * T
