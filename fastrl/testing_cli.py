@@ -62,10 +62,12 @@ def run_cli(*args, cwd=None, env:dict|None=None, timeout:float|None=None, module
      "seconds the child is killed and `subprocess.TimeoutExpired` raised.")
     import io, os, runpy, signal, subprocess, sys, tempfile, time, traceback
     argv = [sys.executable, '-m', module, *map(str, args)]
-    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+    def flush():
         for f in (sys.stdout, sys.stderr):
             try: f.flush()
             except Exception: pass
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        flush()   # nothing this process printed is written twice by the child
         pid = os.fork()
         if pid == 0:   # the child: `python -m module *args`, then exit with its status
             code = 1
@@ -88,10 +90,7 @@ def run_cli(*args, cwd=None, env:dict|None=None, timeout:float|None=None, module
             except BaseException:   # the child's own set-up failed: say so on its stderr
                 os.write(2, traceback.format_exc().encode())
             finally:
-                for f in (sys.stdout, sys.stderr):
-                    try: f.flush()
-                    except Exception: pass
-                os._exit(code)
+                flush(); os._exit(code)
         t0 = time.monotonic()
         while True:
             done, status = os.waitpid(pid, 0 if timeout is None else os.WNOHANG)
