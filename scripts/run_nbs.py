@@ -116,6 +116,9 @@ def main(argv=None) -> int:
     # Small nets on a small machine: one intra-op thread per notebook is as fast as more, and several
     # notebooks each spinning several OpenMP threads on 2 cores slow down many times over.
     for v in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'): os.environ.setdefault(v, '1')
+    # Likewise inductor (the notebooks that compile): a pool of compile workers, each a fresh interpreter importing torch,
+    # costs more than it gives where the notebooks already take the cores; compile in the notebook's own process
+    os.environ.setdefault('TORCHINDUCTOR_COMPILE_THREADS', '1')
     os.environ['PYTHONUNBUFFERED'] = '1'
     # Each notebook gets a fresh process, forked from a server that has already imported torch & nbdev
     if 'forkserver' in mp.get_all_start_methods():
