@@ -62,6 +62,7 @@ def tag_cells(nb:dict)->dict:
         if not src.strip(): tags.add('remove-cell')
         c['source'] = src.splitlines(keepends=True)
         c.setdefault('metadata', {})['tags'] = sorted(tags)
+        c['metadata'].pop('execution', None)   # the test run's cell timings: nbformat's schema wants strings there
         for o in c.get('outputs', []):
             md = (o.get('data') or {}).get('text/markdown')
             if md is not None:
@@ -191,7 +192,20 @@ def _plain_docstring(app, what, name, obj, options, lines):
                 if j and parts[j - 1][-1:].isalnum(): parts[j] = '\\ ' + parts[j]
             else: parts[j] = p.replace('\\', '\\\\').replace('*', '\\*').replace('|', '\\|')
         lines[i] = ''.join(parts)
-def setup(app): app.connect('autodoc-process-docstring', _plain_docstring)
+# Furo's sidebar asks every page for the whole toctree at unlimited depth, titles only: Sphinx copies every page's
+# sections into it before dropping them, for each of the ~180 pages (~40 % of the build). While the toctrees sit in
+# the index alone (as build_source writes them), depth 1 is the same sidebar; otherwise Furo's own is used.
+import furo
+_furo_navigation, _APP = furo._compute_navigation_tree, {}
+def _navigation(context):
+    env, toctree = _APP['app'].env, context.get('toctree')
+    if not toctree or set(env.toctree_includes) - {env.config.root_doc}: return _furo_navigation(context)
+    return furo.get_navigation_tree(toctree(collapse=False, titles_only=True, maxdepth=1, includehidden=True))
+furo._compute_navigation_tree = _navigation
+
+def setup(app):
+    app.connect('autodoc-process-docstring', _plain_docstring)
+    app.connect('builder-inited', lambda app: _APP.update(app=app))
 '''
 
 

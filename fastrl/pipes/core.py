@@ -9,23 +9,59 @@ import inspect
 import torch
 from torch import nn, Tensor
 from torch.utils.data import IterDataPipe
+from torch.utils.data import MapDataPipe
 from torch.utils.data.graph import traverse_dps
+from collections import deque
+from collections.abc import Collection
+import types, functools
+import numpy as np
 from ..core import SimpleStep
 
 # %% auto #0
-__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource', 'replace_dp',
-           'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp', 'pipe_chain',
-           'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
+__all__ = ['GRAPH_VERSION', 'DataPipeAugmentationFn', 'held_dps', 'all_dps', 'find_dps', 'find_dp', 'Pipe', 'ListSource',
+           'replace_dp', 'insert_dp', 'remove_dp', 'apply_dp_augmentation_fns', 'ReplaceDp', 'InsertAfter', 'RemoveDp',
+           'pipe_chain', 'pipe_settings', 'pipeline_str', 'show_pipeline', 'pipe_to_device', 'optimizer_to', 'Cycler']
 
 # %% ../../nbs/01_pipes.core.ipynb #0a64a32e
+_DPS = (IterDataPipe, MapDataPipe)
+_LEAVES = (str, bytes, bytearray, int, float, complex, bool, type(None), range, type, Tensor, np.ndarray, np.generic,
+           types.ModuleType, types.BuiltinFunctionType)
+
+def _inside(o)->Iterable:
+    "What pickling `o` would pickle in turn (a function defined inside another carries its closure and defaults)."
+    if isinstance(o, dict): return [x for kv in o.items() for x in kv]
+    if isinstance(o, (list, tuple, set, frozenset, deque)): return o
+    if isinstance(o, types.MethodType): return (o.__self__,)   # a bound method: its object
+    if isinstance(o, functools.partial): return (o.func, o.args, o.keywords)
+    if isinstance(o, types.FunctionType):   # importable by name: pickled by reference, else with what it closes over
+        if '<' not in o.__qualname__: return ()
+        cells = [c.cell_contents for c in (o.__closure__ or ()) if c != types.CellType()]   # an empty cell holds nothing
+        return cells + [o.__defaults__, o.__kwdefaults__]
+    return list(getattr(o, '__dict__', {}).values()) + [getattr(o, s, None) for s in getattr(type(o), '__slots__', ())]
+
+def held_dps(dp)->list:
+    ("The pipes `dp` holds: attributes that are pipes, and the pipes inside the collections its attributes hold "
+     "(in their objects, bound methods and closures too).")
+    state = vars(dp) if type(dp).__getstate__ is IterDataPipe.__getstate__ else dp.__getstate__()
+    if not isinstance(state, dict): state = {}
+    found, seen = [], {id(dp)}
+    def visit(o):
+        if isinstance(o, _LEAVES) or id(o) in seen: return
+        seen.add(id(o))
+        if isinstance(o, _DPS): found.append(o); return
+        for x in _inside(o): visit(x)
+    for v in state.values():
+        if isinstance(v, (*_DPS, Collection)): visit(v)   # what torch's graph walk looks at: pipes and collections
+    return found
+
 def all_dps(pipe:IterDataPipe)->list:
     "Every pipe reachable from `pipe` (itself included), each once, root first."
     out, seen = [], set()
-    def walk(g):
-        for dp_id,(dp,children) in g.items():
-            if dp_id not in seen: seen.add(dp_id); out.append(dp)
-            walk(children)
-    walk(traverse_dps(pipe))
+    def walk(dp):
+        if id(dp) in seen: return
+        seen.add(id(dp)); out.append(dp)
+        for c in held_dps(dp): walk(c)
+    walk(pipe)
     return out
 
 def find_dps(pipe:IterDataPipe, types, include_subclasses:bool=True)->list:
