@@ -16,7 +16,7 @@ Steps:
 its API entry.
 """
 from __future__ import annotations
-import argparse, importlib, json, re, shutil, sys, time
+import argparse, hashlib, importlib, json, re, shutil, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,7 +71,10 @@ def tag_cells(nb:dict)->dict:
     return nb
 
 
-def md_cell(text:str)->dict: return {'cell_type': 'markdown', 'metadata': {}, 'source': text.splitlines(keepends=True)}
+def md_cell(text:str)->dict:
+    "A Markdown cell (its id from its text: nbformat 4.5 wants one)."
+    return {'cell_type': 'markdown', 'id': hashlib.sha1(text.encode()).hexdigest()[:8], 'metadata': {},
+            'source': text.splitlines(keepends=True)}
 
 
 # each algorithm page's single-environment studies against SB3: bench/results/NAME.json (its `means` per method)
@@ -192,20 +195,7 @@ def _plain_docstring(app, what, name, obj, options, lines):
                 if j and parts[j - 1][-1:].isalnum(): parts[j] = '\\ ' + parts[j]
             else: parts[j] = p.replace('\\', '\\\\').replace('*', '\\*').replace('|', '\\|')
         lines[i] = ''.join(parts)
-# Furo's sidebar asks every page for the whole toctree at unlimited depth, titles only: Sphinx copies every page's
-# sections into it before dropping them, for each of the ~180 pages (~40 % of the build). While the toctrees sit in
-# the index alone (as build_source writes them), depth 1 is the same sidebar; otherwise Furo's own is used.
-import furo
-_furo_navigation, _APP = furo._compute_navigation_tree, {}
-def _navigation(context):
-    env, toctree = _APP['app'].env, context.get('toctree')
-    if not toctree or set(env.toctree_includes) - {env.config.root_doc}: return _furo_navigation(context)
-    return furo.get_navigation_tree(toctree(collapse=False, titles_only=True, maxdepth=1, includehidden=True))
-furo._compute_navigation_tree = _navigation
-
-def setup(app):
-    app.connect('autodoc-process-docstring', _plain_docstring)
-    app.connect('builder-inited', lambda app: _APP.update(app=app))
+def setup(app): app.connect('autodoc-process-docstring', _plain_docstring)
 '''
 
 
