@@ -8,9 +8,7 @@ from typing import Callable, Iterable
 import inspect
 import torch
 from torch import nn, Tensor
-from torch.utils.data import IterDataPipe
-from torch.utils.data import MapDataPipe
-from torch.utils.data.graph import traverse_dps
+from torch.utils.data import IterDataPipe, MapDataPipe
 from collections import deque
 from collections.abc import Collection
 import types, functools
