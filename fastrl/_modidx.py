@@ -2299,6 +2299,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                  'fastrl.memory.experience_replay.learned_fields': ( 'memory.experience_replay.html#learned_fields',
                                                                                                      'fastrl/memory/experience_replay.py'),
                                                  'fastrl.memory.experience_replay.ring_write': ( 'memory.experience_replay.html#ring_write',
+                                                                                                 'fastrl/memory/experience_replay.py'),
+                                                 'fastrl.memory.experience_replay.ring_zeros': ( 'memory.experience_replay.html#ring_zeros',
                                                                                                  'fastrl/memory/experience_replay.py')},
             'fastrl.memory.frames': { 'fastrl.memory.frames.FrameStorage': ('memory.frames.html#framestorage', 'fastrl/memory/frames.py'),
                                       'fastrl.memory.frames.FrameStorage.__init__': ( 'memory.frames.html#framestorage.__init__',

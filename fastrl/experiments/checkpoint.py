@@ -17,7 +17,7 @@ import gymnasium as gym
 from ..core import Record, ConfigError, atomic_write
 from ..pipes.core import all_dps, find_dps
 from ..envs.gym import GymStepper
-from ..memory.experience_replay import ReplayStorage
+from ..memory.experience_replay import ReplayStorage, ring_zeros
 from .replay_files import active_files
 from ..loggers.core import LoggerBase
 from .config import as_env_fn, space_state
@@ -221,7 +221,7 @@ def _load_storage_state(o:ReplayStorage, sd:dict):
     if sd['buf'] is None: o.buf, o.ptr, o.size = None, sd['ptr'], sd['size']; return
     if sd['max_sz'] != o.max_sz:
         raise ValueError(f"The checkpoint's replay holds {sd['max_sz']} transitions, this one {o.max_sz}.")
-    o.buf = {k:torch.zeros((o.max_sz,)+tuple(v.shape[1:]), dtype=v.dtype, device=o.device) for k,v in sd['buf'].items()}
+    o.buf = {k:ring_zeros((o.max_sz,)+tuple(v.shape[1:]), v.dtype, o.device) for k,v in sd['buf'].items()}
     for k,v in sd['buf'].items(): o.buf[k][:len(v)] = v.to(o.device)
     o.ptr, o.size = sd['ptr'], sd['size']
     o.added = o.size if o.size < o.max_sz else o.max_sz + o.ptr

@@ -5,14 +5,14 @@ field."""
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #d0219d35
 from __future__ import annotations
-import torch
+import numpy as np, torch
 from torch import Tensor
 from ..pipes.core import Pipe
 from ..core import SimpleStep, is_step
 from ..envs.gym import env_step_counter
 
 # %% auto #0
-__all__ = ['LEARNED_FIELDS', 'learned_fields', 'ring_write', 'ReplayStorage', 'ExperienceReplay']
+__all__ = ['LEARNED_FIELDS', 'learned_fields', 'ring_write', 'ReplayStorage', 'ring_zeros', 'ExperienceReplay']
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #00f9e94f
 # what an update learns from; the bookkeeping of a step (ids, counters, its episode's return, the frame) is not kept
@@ -69,7 +69,7 @@ class ReplayStorage:
         narrow = {k:_SMALL[k] for k,v in fs.items()
                   if k in _SMALL and (not v.numel() or int(v.max()) <= torch.iinfo(_SMALL[k]).max)}
         self.dtypes = {k:fs[k].dtype for k in narrow}
-        self.buf = {k:torch.zeros((self.max_sz,)+tuple(v.shape[1:]), dtype=narrow.get(k, v.dtype), device=self.device)
+        self.buf = {k:ring_zeros((self.max_sz,)+tuple(v.shape[1:]), narrow.get(k, v.dtype), self.device)
                     for k,v in fs.items()}
 
     def add(self, step:SimpleStep):
@@ -128,7 +128,7 @@ class ReplayStorage:
         if m['max_sz'] != self.max_sz:
             raise ValueError(f"The checkpoint's replay holds {m['max_sz']} transitions, this one {self.max_sz}.")
         dt = lambda d: getattr(torch, d.split('.')[-1])
-        self.buf = {k:torch.zeros((self.max_sz,)+tuple(s), dtype=dt(d), device=self.device)
+        self.buf = {k:ring_zeros((self.max_sz,)+tuple(s), dt(d), self.device)
                     for k,(s,d) in m['shapes'].items()} or None
         self.ptr,self.size,self.dtypes = m['ptr'],m['size'],{k:dt(d) for k,d in m['dtypes'].items()}
         # checkpoints from before `added`: any count at `ptr` that covers the filled rows
@@ -140,6 +140,15 @@ class ReplayStorage:
         self.load_meta(sd['meta'])
         for name,(buf,_,_) in self.rings().items():
             for k,b in buf.items(): b.copy_(sd['rings'][name][k])
+
+# %% ../../nbs/04_memory.experience_replay.ipynb #2ab04188
+def ring_zeros(shape:tuple, dtype:torch.dtype, device='cpu')->Tensor:
+    ("A zeroed tensor whose CPU memory is taken as it is written (numpy's lazily zeroed pages); elsewhere, or for a "
+     "dtype numpy lacks, `torch.zeros`.")
+    if torch.device(device).type == 'cpu':
+        try: return torch.from_numpy(np.zeros(shape, dtype=torch.empty(0, dtype=dtype).numpy().dtype))
+        except TypeError: pass   # bfloat16 and the like
+    return torch.zeros(shape, dtype=dtype, device=device)
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #997d0473
 class ExperienceReplay(Pipe):

@@ -9,7 +9,7 @@ import torch
 from torch import Tensor
 import gymnasium as gym
 from ..core import SimpleStep, image_layout
-from .experience_replay import ReplayStorage, LEARNED_FIELDS, ring_write, _np_views
+from .experience_replay import ReplayStorage, LEARNED_FIELDS, ring_write, _np_views, ring_zeros
 
 # %% auto #0
 __all__ = ['FrameStorage', 'frame_sharing', 'frame_storage']
@@ -88,7 +88,7 @@ class FrameStorage(ReplayStorage):
         S, N = self._stack(fs.pop('state')), self._stack(fs.pop('next_state'))
         if self.frames is None:
             self.fcap = self.max_sz + self.max_sz // 32 + 256 * S.shape[1]
-            self.frames = torch.zeros((self.fcap,) + tuple(S.shape[2:]), dtype=S.dtype, device=self.device)
+            self.frames = ring_zeros((self.fcap,) + tuple(S.shape[2:]), S.dtype, self.device)
         if not len(S):   # an empty batch (an n-step merger's step that ends no window)
             z = torch.zeros((0, S.shape[1]), dtype=torch.long)
             return fs | {'s_seq': z, 'ns_seq': z, 'wseq': torch.zeros(0, dtype=torch.long)}
@@ -133,8 +133,8 @@ class FrameStorage(ReplayStorage):
         super().load_meta(m)
         self.seq, self.fcap, self.lag = m['seq'], m['fcap'], m['lag']
         self.recent = {int(k):[torch.tensor(s) for s in v] for k,v in m['recent'].items()}
-        self.frames = None if m['frame'] is None else torch.zeros(
-            (self.fcap,) + tuple(m['frame'][0]), dtype=getattr(torch, m['frame'][1].split('.')[-1]), device=self.device)
+        self.frames = None if m['frame'] is None else ring_zeros(
+            (self.fcap,) + tuple(m['frame'][0]), getattr(torch, m['frame'][1].split('.')[-1]), self.device)
 
 # %% ../../nbs/04c_memory.frames.ipynb #04a66cc8
 def frame_sharing(space, nsteps:int=1)->dict|None:
