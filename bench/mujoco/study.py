@@ -201,6 +201,7 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
     runs = merge_runs(recorded(out/f'{study}_runs.json'), here)
     out.mkdir(parents=True, exist_ok=True)
     (out/f'{study}_runs.json').write_text(json.dumps(runs, indent=1) + '\n')
+    (out/f'{study}_progress.md').write_text(progress(study, runs))
     ended = {folder_key(r['run']) for r in runs if r['finished']}   # finished here or in the results file
     carry(study, [r['run'] for r in here if folder_key(r['run']) not in ended], out)
     dirty = [r for r in runs if r['finished'] and is_dirty(r)]
@@ -431,6 +432,19 @@ def finals(study:str, done:pd.DataFrame)->str:
                 parts.append(f"{names[lib]} with unclipped actions {', '.join(f'{x:.0f}' for x in un)} "
                              f"(mean {un.mean():.0f})")
         out.append(f"- {algo.upper()} {env}: " + '; '.join(parts) + '.')
+    return '\n'.join(out) + '\n'
+
+def progress(study:str, runs:list)->str:
+    ("Where a study under way stands, per library: its counted finished runs' final returns, each with its seed, and "
+     "the CPU seconds of those whose every segment was timed (the README's lines until every cell is complete).")
+    names, n, out = dict(zip(('fastrl', 'sb3'), arms(study))), len(STUDIES[study].get('seeds', range(5))), []
+    for lib in ('fastrl', 'sb3'):
+        rs = sorted((r for r in runs if r['lib'] == lib and r['finished'] and not is_dirty(r)), key=lambda r: r['seed'])
+        cpu = [r['cpu_s'] for r in rs if r.get('cpu_complete')]
+        out.append(f"- {names[lib]}, {len(rs)} of {n} runs finished: "
+                   + (', '.join(f"{r['final_test_return']:.0f} (seed {r['seed']})" for r in rs) or 'none')
+                   + (f"; {min(cpu):.0f}–{max(cpu):.0f} CPU seconds a run" if len(cpu) > 1 else
+                      f"; {cpu[0]:.0f} CPU seconds" if cpu else '') + '.')
     return '\n'.join(out) + '\n'
 
 def curves(runs:list, path:Path):
