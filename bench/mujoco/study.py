@@ -66,7 +66,9 @@ STUDIES = dict(
 )
 # The like-for-like study at the zoo's own budget (issue 53): the same arms and settings, 1954 epochs of 512 steps
 # (1,000,448 env steps: the zoo's 1M). Its runs are another study's: the 200k runs above stay as they are.
-STUDIES['zoo1m'] = dict(STUDIES['zoo'], settings=dict(STUDIES['zoo']['settings'], epochs=1954))
+# Its runs go at nice 19 beside other work, across sessions: their wall time says how busy the machine was, not how
+# fast a library is, so its table gives CPU seconds per env step and no env steps per second (`wall_speed`).
+STUDIES['zoo1m'] = dict(STUDIES['zoo'], settings=dict(STUDIES['zoo']['settings'], epochs=1954), wall_speed=False)
 ARMS = dict(fastrl='fastrl', sb3='SB3')   # the table's names of the arms, unless the study names them
 
 def arms(study:str)->tuple:
@@ -227,7 +229,8 @@ def report(study:str, data_dir:Path, out:Path, min_runs:int=5):
         scores.to_csv(out/f'{study}_{algo}.csv', index=False); imp.to_csv(out/f'{study}_{algo}_improvement.csv', index=False)
         fig.savefig(out/f'{study}_{algo}.png', dpi=110)
         for task in list(dict.fromkeys(a.env)) + ([ALL_TASKS] if a.env.nunique() > 1 else []):
-            lines.append(table_row(algo, task, a if task == ALL_TASKS else a[a.env == task], scores, imp))
+            lines.append(table_row(algo, task, a if task == ALL_TASKS else a[a.env == task], scores, imp,
+                                   wall=STUDIES[study].get('wall_speed', True)))
     table = '\n'.join(lines) + '\n'
     tests = rank_tests(done)
     tests.to_csv(out/f'{study}_rank_tests.csv', index=False, float_format='%.4g')
@@ -339,9 +342,9 @@ def spinup_mean(algo:str, task:str, steps:int)->float|None:
     if c is None or not c[0][0] <= steps <= c[0][-1] + 1: return None   # +1: the figure's 6 decimals put 10k at 9999.x
     return float(np.interp(steps, *c))
 
-def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame)->str:
+def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd.DataFrame, wall:bool=True)->str:
     ("The README table's row of one algorithm and task (or `ALL_TASKS`: IQMs of D4RL-normalised scores), "
-     "P(fastrl > SB3), speed ratios.")
+     "P(fastrl > SB3), speed ratios (env steps per second only where the study's wall times measure speed: `wall`).")
     from fastrl.experiments.study import ALL_TASKS, prob_improvement_ci
     every = task == ALL_TASKS
     s = scores[scores.task == task].set_index('variant')
@@ -354,7 +357,7 @@ def table_row(algo:str, task:str, runs:pd.DataFrame, scores:pd.DataFrame, imp:pd
         if every:
             i = imp[(imp.X == 'fastrl') & (imp.Y == 'sb3')].iloc[0]; p = (i.P_X_better, i.lo95, i.hi95)
         else: p = prob_improvement_ci([f.final_test_return], [b.final_test_return], rng=0)
-    speed = [f'{x:.2f}' if np.isfinite(x) else '–' for x in speed_ratios(runs)]
+    speed = [f'{x:.2f}' if np.isfinite(x) and (i or wall) else '–' for i, x in enumerate(speed_ratios(runs))]
     # Spinning Up's curve is of its own settings: a reference only for a study at them (not the zoo's)
     su = None if every or task != entries.raw_task(task) else spinup_mean(algo, task, int(runs.env_steps.max()))
     label = 'all tasks (D4RL-normalised)' if every else task
