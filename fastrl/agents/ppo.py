@@ -74,7 +74,7 @@ class PPOPolicyLoss(VPGPolicyLoss):
          "not every step).")
         if not (ent or self.ent_coef): pi, logp = None, ac.pi.log_prob(r.obs, r.act, **r.pi_kw)   # no distribution object
         else: pi, logp = ac.pi(r.obs, r.act, **r.pi_kw)
-        adv = r.adv if self.adv_norm == 'epoch' else (r.adv - r.adv.mean()) / (r.adv.std() + 1e-8)
+        adv = r.adv if self.adv_norm == 'epoch' or r.adv.numel() < 2 else (r.adv - r.adv.mean()) / (r.adv.std() + 1e-8)
         loss, info = ppo_clip_loss(logp, r.logp, adv, self.clip_ratio, stats)
         if self.ent_coef: loss = loss - self.ent_coef * action_entropy(pi).mean()
         if ent: info['ent'] = pi.entropy().mean().detach()
