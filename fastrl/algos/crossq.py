@@ -9,6 +9,7 @@ from .offpolicy import box_actor_critic, offpolicy_counts, scale_learner
 from ..experiments.core import Experiment
 from ..experiments.distributed import refuse_data_parallel
 from ..pipes.ablations import aug_edits, check_aug
+from ..core import ConfigError
 
 # %% auto #0
 __all__ = ['crossq']
@@ -44,6 +45,9 @@ def crossq(env_fn, # A zero-argument callable returning a gymnasium env (or an e
      "process.\n\n`actor_critic`'s `pi` has `sample` and a deterministic forward; its `q` returns [B,2].")
     check_aug('crossq', crossq.ablations, aug)   # before anything is written
     refuse_data_parallel('crossq', "each process's BatchRenorm statistics would drift apart")
+    if batch_size == 1 and not isinstance(batch_size, bool):   # other bad values: Experiment's argument checks
+        raise ConfigError("batch_size must be at least 2 for crossq: its batch renormalisation divides by the spread "
+                          "of each batch, which one transition has not")
     exp = Experiment(locals(), **logger_kwargs)
     env_fn, ac, _ = box_actor_critic(env_fn, actor_critic, ac_kwargs, max_ep_len, 'crossq')
     batches, local = offpolicy_counts('crossq', steps_per_epoch, num_envs, start_steps=start_steps,
