@@ -158,7 +158,7 @@ class ExperienceReplay(Pipe):
                  source_datapipe,
                  bs:int=128, # Transitions per sampled batch
                  max_sz:int=10_000, # Capacity in transitions
-                 learning_starts:int=0, # Yield nothing until this many transitions are stored
+                 learning_starts:int=0, # Yield nothing until this many transitions have been stored (ever)
                  device=None, # Device of the buffer (`pipe_to_device` moves it)
                  freeze_memory:bool=False, # Sample without adding new steps
                  train_freq:int=1, # Sample every this many env steps, all lanes (Spinning Up's `update_every`)
@@ -190,7 +190,8 @@ class ExperienceReplay(Pipe):
             if self.since < self.train_freq: continue
             n = self._due()
             self.since = 0   # counting restarts at every scheduled update, also before learning starts
-            if len(self.memory) >= max(self.bs, self.learning_starts):
+            # stored ever, not held: a replay smaller than bs or learning_starts still starts (with replacement)
+            if getattr(self.memory, 'added', len(self.memory)) >= max(self.bs, self.learning_starts):
                 for _ in range(n): yield self.memory.sample(self.bs)
 
     def _due(self)->int:
