@@ -109,7 +109,8 @@ def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
         return v
     if last == 'hidden_sizes':
         if isinstance(v, int) and not isinstance(v, bool): v = [v]
-        if not (isinstance(v, (list, tuple)) and v
+        # []: no hidden layer (a linear network), as the entry functions take hidden_sizes=() and Spinning Up's CLI
+        if not (isinstance(v, (list, tuple))
                 and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
             raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
         return v
