@@ -204,12 +204,19 @@ def test_policy_cmd(args:list):
         if s == 'best': return s
         try: return int(s)
         except ValueError: raise argparse.ArgumentTypeError(f"expected an epoch number, -1 or 'best', got {s!r}") from None
+    def _at_least(lo:int, what:str):
+        def f(s:str):
+            try: v = int(s)
+            except ValueError: v = None
+            if v is None or v < lo: raise argparse.ArgumentTypeError(f"expected {what}, got {s!r}")
+            return v
+        return f
     import argparse
     p = argparse.ArgumentParser(prog='python -m fastrl.run test_policy',
                                 description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
-    p.add_argument('--len', '-l', type=int, default=0, help='maximum episode length (0: no limit)')
-    p.add_argument('--episodes', '-n', type=int, default=None,
+    p.add_argument('--len', '-l', type=_at_least(0, 'an integer >= 0 (0: no limit)'), default=0, help='maximum episode length (0: no limit)')
+    p.add_argument('--episodes', '-n', type=_at_least(1, 'an integer >= 1'), default=None,
                    help='number of test episodes (default: 10 when rendering, 100 with --norender)')
     p.add_argument('--norender', '-nr', action='store_true', help='do not render (print returns and lengths only)')
     p.add_argument('--itr', '-i', type=_itr_arg, default=-1,
