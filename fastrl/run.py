@@ -252,6 +252,7 @@ def resume_cmd(args:list):
     p.add_argument('--device', help="go on on this device (auto, cpu, cuda, cuda:N): a GPU's checkpoint on a CPU")
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
+    if a.cpu is not None and a.cpu < 1: raise CLIError(f"resume --cpu must be >= 1 (processes), got {a.cpu}")
     resume = _delegate('fastrl.experiments.core', 'resume')
     over = (({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) |
             (dict(show=False) if a.quiet else {}) | ({} if a.device is None else dict(device=a.device)))
