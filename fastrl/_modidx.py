@@ -1413,6 +1413,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                       'fastrl/experiments/package.py'),
                                             'fastrl.experiments.package._versions': ( 'experiments.package.html#_versions',
                                                                                       'fastrl/experiments/package.py'),
+                                            'fastrl.experiments.package.check_package_out': ( 'experiments.package.html#check_package_out',
+                                                                                              'fastrl/experiments/package.py'),
                                             'fastrl.experiments.package.fastrl_wheel': ( 'experiments.package.html#fastrl_wheel',
                                                                                          'fastrl/experiments/package.py'),
                                             'fastrl.experiments.package.main': ( 'experiments.package.html#main',

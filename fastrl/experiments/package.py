@@ -10,7 +10,7 @@ import numpy as np
 from ..core import ConfigError
 
 # %% auto #0
-__all__ = ['fastrl_wheel', 'package', 'model_card', 'main']
+__all__ = ['PACKAGE_FILES', 'fastrl_wheel', 'check_package_out', 'package', 'model_card', 'main']
 
 # %% ../../nbs/23c_experiments.package.ipynb #acff951d
 def _versions()->dict:
@@ -79,6 +79,24 @@ def _env_name(cfg:dict)->str:
 
 
 
+# %% ../../nbs/23c_experiments.package.ipynb #f7f13ffa
+PACKAGE_FILES = ('README.md', 'config.json', 'episode.mp4', 'episode.gif', 'learning_curve.png', 'policy.onnx',
+                 'policy.pt', 'progress.txt', 'pyt_save', 'requirements.txt')   # and the fastrl wheel
+
+def check_package_out(run_dir:Path, out:Path, overwrite:bool):
+    ("A `ConfigError` where writing the package of `run_dir` to `out` would lose anything: `out` is the run folder "
+     "or holds it, holds what no package holds, or holds a package and `overwrite` is not given.")
+    r, o = run_dir.resolve(), out.resolve()
+    if o == r or o in r.parents:
+        raise ConfigError(f"--out {out} is the run folder {run_dir}" + (" or holds it" if o != r else "")
+                          + ": the package would replace the run; give another folder (default: RUN_DIR/package)")
+    if not (out.exists() and any(out.iterdir())): return
+    other = sorted(p.name for p in out.iterdir() if p.name not in PACKAGE_FILES and not p.name.endswith('.whl'))
+    if other:
+        raise ConfigError(f"--out {out} holds files no package holds ({', '.join(other[:3])}"
+                          + (', ...' if len(other) > 3 else '') + "): give a new or empty folder")
+    if not overwrite: raise ConfigError(f"{out} already holds a package: give --overwrite to replace it, or --out DIR")
+
 # %% ../../nbs/23c_experiments.package.ipynb #25d5d23d
 def package(run_dir, # Output folder of a run
             out=None, # The package folder (default: RUN_DIR/package)
@@ -97,8 +115,7 @@ def package(run_dir, # Output folder of a run
     run_dir = Path(run_dir)
     if not (run_dir/'config.json').exists(): raise ConfigError(f"{run_dir} holds no run (no config.json)")
     out = Path(out) if out is not None else run_dir/'package'
-    if out.exists() and any(out.iterdir()) and not overwrite:
-        raise ConfigError(f"{out} already holds a package: give --overwrite to replace it, or --out DIR")
+    check_package_out(run_dir, out, overwrite)
     if itr is None: itr = 'best' if (run_dir/'best'/'model.pt').exists() else 'last'
     model = saved_model(run_dir, _itr(itr))
     if not model.exists(): raise ConfigError(f"{run_dir} has no saved model {model.relative_to(run_dir)} (itr={itr!r})")
