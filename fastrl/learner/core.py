@@ -5,6 +5,7 @@ chain is made of: `StepBatcher`, `SoftTargetUpdater`, the update clock; the opti
 
 # %% ../../nbs/06_learner.core.ipynb #e764cebd
 from __future__ import annotations
+import numbers
 from copy import deepcopy
 from functools import partial
 from types import SimpleNamespace
@@ -85,6 +86,8 @@ class LearnerHead(Pipe):
 
     def fit(self, epochs:int):
         "Train for `epochs` epochs of `batches` batches each."
+        if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 0:   # 1.5 ran 2 epochs, -1 none, '2' failed deep inside
+            raise ConfigError(f"fit: epochs must be an integer >= 0, got {epochs!r}")
         find_dp(self, EpocherCollector).n_epochs = epochs
         _ = self.update   # composed again if the chain was edited since it was built
         find_dp(self, LearnerBase)._train.probe = True
