@@ -18,6 +18,7 @@ from ..learner.update import UpdateStep
 from .offpolicy import check_box_action_space, check_learner_input
 from .sac import (SquashedGaussianActor, SACAgent, SACActorLossProcessor, AlphaLossProcessor, Alpha,
                                _alpha)
+from ..core import check_args
 
 # %% auto #0
 __all__ = ['BatchRenorm1d', 'CrossQCritic', 'CrossQActor', 'CrossQActorCritic', 'CrossQCriticLoss', 'CrossQActorLoss',
@@ -164,6 +165,7 @@ def CrossQLearner(
     )->LearnerHead:
     ("CrossQ: the replay learners' data side, the joint critic forward on batch-renormalised networks, no target "
      "networks, a delayed policy and temperature.")
+    check_args({k: v for k, v in locals().items() if v is not None}, 'CrossQLearner', learner=True)
     check_learner_input(dls, critic, 'CrossQ')
     alpha_m, learnable = _alpha(alpha)
     gamma = check_nsteps(dls, 1, gamma, 'CrossQ')

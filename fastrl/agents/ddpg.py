@@ -28,6 +28,7 @@ from .core import (AgentBase, AgentHead, StepFieldSelector, SimpleModelRunner, O
 from ..core import evaluating
 from ..core import ConfigError, UserCodeError
 from ..core import Loss
+from ..core import check_args
 
 # %% auto #0
 __all__ = ['init_xavier_uniform_weights', 'init_uniform_weights', 'init_kaiming_normal_weights', 'ddpg_conv2d_block', 'Critic',
@@ -305,6 +306,7 @@ def DDPGLearner(
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
     "DDPG: a critic Q(s,a) learnt by TD on replayed transitions and an actor maximising it, with soft target networks."
+    check_args({k: v for k, v in locals().items() if v is not None}, 'DDPGLearner', learner=True)
     if batches is None: raise ValueError("DDPGLearner needs batches=N: the number of batches in an epoch.")
     gamma = check_nsteps(dls, nsteps, gamma, 'DDPG')
     _check_critic(critic, dls)

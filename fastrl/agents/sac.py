@@ -26,6 +26,7 @@ from .policies import obs_encoding
 from .offpolicy import (replay_schedule, check_learner_input, check_box_action_space, spinup_titles,
                                      _ALTERNATIVES)
 from ..core import Loss
+from ..core import check_args
 
 # %% auto #0
 __all__ = ['LOG_PI', 'squashed_gaussian_logp', 'SquashedGaussianActor', 'StochasticModelRunner', 'SACAgent', 'Alpha',
@@ -195,6 +196,7 @@ def SACLearner(
     )->LearnerHead:
     ("SAC: the replay learners' data side + a squashed Gaussian policy, twin critics with the soft clipped double-Q "
      "target, fixed or learnt alpha.")
+    check_args({k: v for k, v in locals().items() if v is not None}, 'SACLearner', learner=True)
     check_learner_input(dls, critic, 'SAC')
     if not hasattr(actor, 'sample'):
         raise ValueError("SAC needs a stochastic actor with `sample(s) -> (action, logp)`, as "

@@ -18,6 +18,7 @@ from ..learner.core import LearnerHead
 from .vpg import VPGLearner, VPGPolicyLoss
 from .onpolicy import dp_avg
 from .vpg import rollout
+from ..core import check_args
 
 # %% auto #0
 __all__ = ['flat_grad', 'get_flat_params', 'set_flat_params', 'conjugate_gradient', 'detach_distribution', 'mean_kl',
@@ -153,6 +154,7 @@ def TRPOLearner(
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "TRPO: `VPGLearner` with `TRPOPolicyUpdate` in place of `VPGPolicyLoss`."
+    check_args({k: v for k, v in locals().items() if v is not None}, 'TRPOLearner', learner=True)
     trpo = ReplaceDp(VPGPolicyLoss, lambda old: TRPOPolicyUpdate(old.source_datapipe, old.ac, delta, damping_coeff,
                                                                   cg_iters, backtrack_iters, backtrack_coeff,
                                                                   line_search))

@@ -11,74 +11,17 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import Tensor
-from ..core import Record, MeanRecord, as_float, ConfigError, RunAborted
+from ..core import Record, MeanRecord, as_float, ConfigError, RunAborted, check_args
 from ..loggers.core import LoggerBase, EpocherCollector
 from types import SimpleNamespace
 from .sinks import EpochStats, NOT_COLUMNS, host_floats, diag_value
 from .settings import as_activation
 
 # %% auto #0
-__all__ = ['ACTIVATION_KEYS', 'check_args', 'check_kwargs', 'model_kwargs', 'epoch_rows', 'existing_run', 'resume_command',
+__all__ = ['ACTIVATION_KEYS', 'check_kwargs', 'model_kwargs', 'epoch_rows', 'existing_run', 'resume_command',
            'refuse_existing_run', 'check_output_dir', 'in_use', 'RunLock', 'FiniteGuard']
 
 # %% ../../nbs/20e_experiments.guards.ipynb #7e82db63
-_RULES = {   # argument name -> (test, what it must be); the names of Spinning Up's (and fastrl's) entry functions
-    **{k:('int', 1, None, 'an integer >= 1') for k in ('epochs', 'steps_per_epoch', 'batch_size', 'replay_size',
-                                                       'train_pi_iters', 'num_envs', 'update_every',
-                                                       'policy_delay', 'cg_iters', 'target_update_interval',
-                                                       'train_freq', 'nsteps', 'mb_size')},
-    # train_v_iters 0: no value-function training (Spinning Up's Exercise 2.1)
-    **{k:('int', 0, None, 'an integer >= 0') for k in ('start_steps', 'update_after', 'learning_starts', 'train_v_iters',
-                                                       'num_test_episodes', 'backtrack_iters')},
-    **{k:('num', 0, 1, 'a number in [0, 1]') for k in ('gamma', 'lam', 'polyak', 'exploration_fraction', 'final_eps')},
-    **{k:('num', 0, None, 'a number > 0', True) for k in ('pi_lr', 'vf_lr', 'q_lr', 'lr', 'clip_ratio', 'delta',
-                                                          'target_kl')},
-    **{k:('num', 0, None, 'a number >= 0') for k in ('act_noise', 'target_noise', 'noise_clip', 'damping_coeff')},
-    'tau': ('num', 0, 1, 'a number in (0, 1]', True), 'backtrack_coeff': ('num', 0, 1, 'a number in (0, 1)', True),
-    **{k:('int', 1, None, 'an integer >= 1') for k in ('save_freq', 'seq_len')},
-    **{k:('num', 0, None, 'a number > 0', True) for k in ('adam_eps', 'max_grad_norm')},
-    **{k:('num', 0, None, 'a number >= 0') for k in ('ent_coef', 'vf_coef')},
-    **{k:('bool', None, None, 'True or False') for k in ('async_envs', 'double', 'dueling', 'categorical', 'joint',
-                                                         'joint_clip')},
-    **{k:('dict', None, None, "a dict of the network's keyword arguments") for k in ('ac_kwargs', 'q_kwargs')},
-}
-_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm')
-
-def _breaks(k:str, v)->str|None:
-    "What argument `k` must be, if `v` breaks its rule."
-    if v is None and k in _MAY_BE_NONE: return None
-    if k == 'max_ep_len':
-        return None if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 'an integer >= 1 (or None)'
-    if k == 'seed':   # gymnasium refuses a negative seed (at the first reset, after the run folder is written)
-        return (None if v is None or isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v < 2**32
-                else 'an integer in [0, 2**32) (or None: unseeded)')
-    if k == 'alpha':   # SAC's temperature: fixed, or tuned from 'auto' (1) or 'auto_<initial value>'
-        what = "a number >= 0, 'auto' or 'auto_<initial value > 0>'"
-        if isinstance(v, str):
-            try: ok = v == 'auto' or (v.startswith('auto_') and math.isfinite(x := float(v[5:])) and x > 0)
-            except ValueError: ok = False
-            return None if ok else what
-        return (None if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-                and math.isfinite(v) and v >= 0 else what)
-    if k == 'gradient_steps':
-        return (None if isinstance(v, int) and not isinstance(v, bool) and (v >= 1 or v == -1)
-                else 'an integer >= 1, or -1')
-    kind, lo, hi, what, *open_lo = _RULES[k]
-    if kind == 'bool': return None if isinstance(v, (bool, np.bool_)) else what
-    if kind == 'dict': return None if isinstance(v, dict) else what
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)): return what
-    if kind == 'int' and not isinstance(v, (int, np.integer)): return what
-    if not math.isfinite(v) or v < lo or (open_lo and v == lo) or (hi is not None and v > hi): return what
-    if k == 'backtrack_coeff' and v == 1: return what
-    return None
-
-def check_args(config:dict):
-    "Raise a `ConfigError` naming the first argument of `config` (an entry function's `locals()`) out of its range."
-    for k,v in config.items():
-        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
-        what = _breaks(k, v)
-        if what is not None: raise ConfigError(f"{k} must be {what}, got {v!r}")
-
 def check_kwargs(f, kwargs:dict, arg:str):
     ("A `ConfigError` naming the keys of `kwargs` (the user's argument `arg`, e.g. `ac_kwargs`) that callable `f` does"
      " not take.")
