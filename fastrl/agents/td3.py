@@ -22,6 +22,7 @@ from .policies import obs_encoding
 from ..core import Loss
 from .offpolicy import (check_box_action_space, replay_schedule, delayed, targets_wait, spinup_titles,
                                      check_learner_input, _ALTERNATIVES)
+from ..core import check_args
 
 # %% auto #0
 __all__ = ['EnsembleLinear', 'torch_default_init', 'TwinCritic', 'CriticMember', 'TD3Agent', 'smoothed_target_action',
@@ -189,6 +190,7 @@ def TD3Learner(
     )->LearnerHead:
     ("TD3: DDPG's data side + twin critics with the clipped double-Q target, target policy smoothing, delayed actor "
      "and target updates.")
+    check_args({k: v for k, v in locals().items() if v is not None}, 'TD3Learner', learner=True)
     check_learner_input(dls, critic, 'TD3')
     if not (hasattr(actor, 'action_scale') and hasattr(actor, 'action_bias')):
         raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the "
