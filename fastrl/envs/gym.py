@@ -15,7 +15,7 @@ from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 import gymnasium as gym
 from gymnasium.vector import SyncVectorEnv, AsyncVectorEnv, AutoresetMode
-from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line
+from ..core import SimpleStep, is_step, RunAborted, FastrlError, UserCodeError, user_code_error, flatten_advice, ConfigError, first_line, check_args
 from ..pipes.core import ListSource, find_dps
 from .envpool import pooled
 from .packed import packed_env, is_packed, value_problem, EnvOutputError
@@ -366,6 +366,11 @@ class GymTransformBlock:
                  every_step:bool=False, # One item per vector step: empty (bs=0) when no window ends or all are skipped
                  clip_rewards:bool=False, # Learn from sign(reward) (Atari's DQN): the logged returns stay the env's
                 ):
+        check_args(dict(nsteps=nsteps, num_envs=num_envs, gamma=gamma, seed=seed), 'GymTransformBlock')
+        for k, v, lo in (('nskips', nskips, 1), ('bs', bs, 1), ('n', 0 if n is None else n, 0)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:   # n=-1 yielded nothing, num_envs=0 an IndexError
+                raise ConfigError(f"GymTransformBlock: {k} must be an integer >= {lo}" + (" (or None)" if k == 'n' else '')
+                                  + f", got {v!r}")
         if nskips > nsteps:
             raise ValueError(f"nskips={nskips} > nsteps={nsteps} would drop the rewards of skipped steps; "
                              f"use nsteps >= nskips (e.g. nsteps={nskips}, firstlast=True).")
@@ -375,6 +380,8 @@ class GymTransformBlock:
         self.every_step = every_step
 
     def __call__(self, source):
+        if isinstance(source, (list, tuple)) and not source:
+            raise ConfigError("GymTransformBlock: no env id to step: give dataloaders a list of env ids, e.g. ['Pendulum-v1']")
         pipe = source if isinstance(source, IterDataPipe) else ListSource(source)
         pipe = GymStepper(pipe, self.agent, self.seed, self.num_envs, self.include_images, self.n, self.async_envs)
         if self.clip_rewards: pipe = RewardClip(pipe)   # before n-step sums: each step's reward is clipped
