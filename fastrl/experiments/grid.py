@@ -166,9 +166,11 @@ def check_variants(todo:list, # `(exp_name, entry function, kwargs)` of each run
         if getattr(fn, 'ablations', None) is not None and var.get('aug') is not None:   # named graph edits (`--aug`)
             check_aug(getattr(fn, '__name__', 'the entry function'), fn.ablations, var['aug'])
         d = setup_logger_kwargs(name, var.get('seed', 0), data_dir, datestamp)['output_dir']
-        if d in seen:
-            raise ConfigError(f"two variants of the grid would both write {d}: give their keys distinct shorthands")
-        seen[d] = name
+        if d in seen:   # the same values twice (--seed 0 0), or two keys whose shorthands make one name
+            raise ConfigError(f"two variants of the grid would both write {d}: " + (
+                "the grid has the same variant twice (a value given twice, e.g. --seed 0 0): give each value once"
+                if seen[d] == var else "give their keys distinct shorthands"))
+        seen[d] = var
         check_output_dir(d)
         if resume: states.append(variant_state(d, fn, var))
         else:
