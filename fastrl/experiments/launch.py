@@ -14,8 +14,8 @@ from .settings import (ACTIVATIONS, _cores, activation_by_name, activation_from_
 # %% auto #0
 __all__ = ['LAUNCHED', 'NOT_STARTED', 'fn_ref', 'import_ref', 'LaunchError', 'torchrun_cmd', 'torchrun_main', 'child_env',
            'torchrun', 'thunk_spec', 'import_user_modules', 'launched_entry', 'run_spec', 'run_logger_kwargs',
-           'call_experiment', 'variant_threads', 'init_worker', 'one_line_errors', 'run_variant', 'last_line',
-           'run_variants']
+           'call_experiment', 'mpi_fork', 'proc_id', 'num_procs', 'variant_threads', 'init_worker', 'one_line_errors',
+           'run_variant', 'last_line', 'run_variants']
 
 # %% ../../nbs/21b_experiments.launch.ipynb #3ed240bf
 def _encode(v, key:str):
@@ -214,6 +214,34 @@ def call_experiment(
     _call(thunk, kwargs, logger_kwargs, num_cpu)
     return logger_kwargs['output_dir']
 
+
+# %% ../../nbs/21b_experiments.launch.ipynb #7c2601a1
+def mpi_fork(n:int, # Processes to run the script in
+             bind_to_core:bool=False, # MPI's core binding: torchrun has none (refused)
+            ):
+    ("Re-launch the running script in `n` processes under torchrun, wait for them and exit with their status; return "
+     "at once for `n` <= 1 or inside a launched process (Spinning Up's `mpi_fork`).")
+    from fastrl.core import ConfigError   # imported when used, as above
+    if bind_to_core: raise ConfigError("mpi_fork: bind_to_core is MPI's; torchrun does not bind processes to cores")
+    if n <= 1 or 'WORLD_SIZE' in os.environ: return
+    script = sys.argv[0] if sys.argv else ''
+    if not os.path.isfile(script):
+        raise ConfigError(f"mpi_fork runs the script again in {n} processes, but this is not a script ({script or 'no sys.argv'}): "
+                          "call it from `python script.py`, or use `python -m fastrl.run ALGO --cpu N`")
+    env = child_env() | dict(OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')   # as Spinning Up's
+    sys.exit(subprocess.call([sys.executable, '-c', 'import sys; from fastrl.experiments.launch import torchrun_main; '
+                              'torchrun_main(sys.argv[1:])', '--standalone', f'--nproc_per_node={n}', script,
+                              *sys.argv[1:]], env=env))
+
+def proc_id()->int:
+    "This process's rank: 0 without torch.distributed."
+    import torch.distributed as d
+    return d.get_rank() if d.is_available() and d.is_initialized() else int(os.environ.get('RANK', 0))
+
+def num_procs()->int:
+    "The number of processes: 1 without torch.distributed."
+    import torch.distributed as d
+    return d.get_world_size() if d.is_available() and d.is_initialized() else int(os.environ.get('WORLD_SIZE', 1))
 
 # %% ../../nbs/21b_experiments.launch.ipynb #2f3f316f
 def variant_threads(workers:int, num_cpu:int=1)->int:
