@@ -439,11 +439,12 @@ def finals(study:str, done:pd.DataFrame)->str:
 
 def progress(study:str, runs:list)->str:
     ("Where a study under way stands, per library: its counted finished runs' final returns, each with its seed, and "
-     "the CPU seconds of those whose every segment was timed (the README's lines until every cell is complete).")
+     "their CPU seconds (CPU per env step over the epochs timed, times the run's env steps: an epoch logged just before "
+     "a stop has no segment's time) (the README's lines until every cell is complete).")
     names, n, out = dict(zip(('fastrl', 'sb3'), arms(study))), len(STUDIES[study].get('seeds', range(5))), []
     for lib in ('fastrl', 'sb3'):
         rs = sorted((r for r in runs if r['lib'] == lib and r['finished'] and not is_dirty(r)), key=lambda r: r['seed'])
-        cpu = [r['cpu_s'] for r in rs if r.get('cpu_complete')]
+        cpu = [r['cpu_s_per_step'] * r['env_steps'] for r in rs if r.get('cpu_s_per_step')]
         out.append(f"- {names[lib]}, {len(rs)} of {n} runs finished: "
                    + (', '.join(f"{r['final_test_return']:.0f} (seed {r['seed']})" for r in rs) or 'none')
                    + (f"; {min(cpu):.0f}–{max(cpu):.0f} CPU seconds a run" if len(cpu) > 1 else
