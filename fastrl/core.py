@@ -220,11 +220,14 @@ _RULES = {   # argument name -> (test, what it must be); the names of Spinning U
                                                          'joint_clip')},
     **{k:('dict', None, None, "a dict of the network's keyword arguments") for k in ('ac_kwargs', 'q_kwargs')},
 }
-_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm')
-# a learner's own arguments (`learner=True`): a learning rate of 0 freezes a network (torch's rule: >= 0), and tau 0
-# keeps the targets frozen (Spinning Up's polyak=1, which the entry functions take)
-_LEARNER_RULES = {**{k:('num', 0, None, 'a number >= 0') for k in ('lr', 'pi_lr', 'vf_lr', 'q_lr')},
-                  'tau': ('num', 0, 1, 'a number in [0, 1]')}
+_MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm', 'n')
+# the seed's Python API (`api=True`: learners, pipes, `fit`): a learning rate of 0 freezes a network (torch's rule:
+# >= 0), tau 0 keeps the targets frozen (Spinning Up's polyak=1, which the entry functions take), `fit(0)` trains
+# nothing, and the pipes' own names
+_API_RULES = {**_RULES, **{k:('num', 0, None, 'a number >= 0') for k in ('lr', 'pi_lr', 'vf_lr', 'q_lr')},
+              'tau': ('num', 0, 1, 'a number in [0, 1]'), 'epochs': ('int', 0, None, 'an integer >= 0'),
+              **{k:('int', 1, None, 'an integer >= 1') for k in ('bs', 'max_sz', 'nskips')},
+              'n': ('int', 0, None, 'an integer >= 0 (or None)')}
 
 def _breaks(k:str, v, rules:dict=_RULES)->str|None:
     "What argument `k` must be, if `v` breaks its rule (in `rules`)."
@@ -254,12 +257,12 @@ def _breaks(k:str, v, rules:dict=_RULES)->str|None:
     if k == 'backtrack_coeff' and v == 1: return what
     return None
 
-def check_args(config:dict, where:str='', learner:bool=False):
-    ("Raise a `ConfigError` naming the first argument of `config` (an entry function's or, with `learner`, a learner's "
-     "`locals()`) out of its range; `where` (e.g. 'PPOLearner') begins the message.")
-    rules = {**_RULES, **_LEARNER_RULES} if learner else _RULES
+def check_args(config:dict, where:str='', api:bool=False):
+    ("Raise a `ConfigError` naming the first argument of `config` (an entry function's `locals()`, or with `api` those "
+     "of the Python API: a learner's, a pipe's) out of its range; `where` (e.g. 'PPOLearner') begins the message.")
+    rules = _API_RULES if api else _RULES
     for k,v in config.items():
-        if k not in _RULES and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
+        if k not in rules and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
         what = _breaks(k, v, rules)
         if what is not None: raise ConfigError(f"{where + ': ' if where else ''}{k} must be {what}, got {v!r}")
 

@@ -366,11 +366,9 @@ class GymTransformBlock:
                  every_step:bool=False, # One item per vector step: empty (bs=0) when no window ends or all are skipped
                  clip_rewards:bool=False, # Learn from sign(reward) (Atari's DQN): the logged returns stay the env's
                 ):
-        check_args(dict(nsteps=nsteps, num_envs=num_envs, gamma=gamma, seed=seed), 'GymTransformBlock')
-        for k, v, lo in (('nskips', nskips, 1), ('bs', bs, 1), ('n', 0 if n is None else n, 0)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:   # n=-1 yielded nothing, num_envs=0 an IndexError
-                raise ConfigError(f"GymTransformBlock: {k} must be an integer >= {lo}" + (" (or None)" if k == 'n' else '')
-                                  + f", got {v!r}")
+        # n=-1 yielded nothing, nskips=-1 was taken, num_envs=0 failed with an IndexError
+        check_args(dict(nsteps=nsteps, nskips=nskips, num_envs=num_envs, gamma=gamma, seed=seed, bs=bs, n=n),
+                   'GymTransformBlock', api=True)
         if nskips > nsteps:
             raise ValueError(f"nskips={nskips} > nsteps={nsteps} would drop the rewards of skipped steps; "
                              f"use nsteps >= nskips (e.g. nsteps={nskips}, firstlast=True).")

@@ -62,11 +62,12 @@ def import_ref(ref:str):
 class LaunchError(RuntimeError):
     "Processes started for runs (torchrun workers, parallel grid variants) failed; their errors are above or logged."
 
-def torchrun_cmd(num_cpu:int, module:str, *args)->list:
-    ("Command running `python -m module *args` in `num_cpu` processes on this machine under torchrun (its launcher "
-     "through `torchrun_main`).")
+def torchrun_cmd(num_cpu:int, module:str, *args, script:bool=False)->list:
+    ("Command running `python -m module *args` (with `script`: `python module *args`, `module` a script's path) in "
+     "`num_cpu` processes on this machine under torchrun (its launcher through `torchrun_main`).")
     return [sys.executable, '-c', 'import sys; from fastrl.experiments.launch import torchrun_main; '
-            'torchrun_main(sys.argv[1:])', '--standalone', f'--nproc_per_node={num_cpu}', '-m', module, *args]
+            'torchrun_main(sys.argv[1:])', '--standalone', f'--nproc_per_node={num_cpu}',
+            *([] if script else ['-m']), module, *args]
 
 def torchrun_main(argv:list):
     ("torchrun's launcher without its own report of a failure (a traceback and a log line per process): each failed "
@@ -229,19 +230,18 @@ def mpi_fork(n:int, # Processes to run the script in
         raise ConfigError(f"mpi_fork runs the script again in {n} processes, but this is not a script ({script or 'no sys.argv'}): "
                           "call it from `python script.py`, or use `python -m fastrl.run ALGO --cpu N`")
     env = child_env() | dict(OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')   # as Spinning Up's
-    sys.exit(subprocess.call([sys.executable, '-c', 'import sys; from fastrl.experiments.launch import torchrun_main; '
-                              'torchrun_main(sys.argv[1:])', '--standalone', f'--nproc_per_node={n}', script,
-                              *sys.argv[1:]], env=env))
+    sys.exit(subprocess.call(torchrun_cmd(n, script, *sys.argv[1:], script=True), env=env))
 
 def proc_id()->int:
-    "This process's rank: 0 without torch.distributed."
-    import torch.distributed as d
-    return d.get_rank() if d.is_available() and d.is_initialized() else int(os.environ.get('RANK', 0))
+    "This process's rank (`dp_world`; torchrun's `RANK` before the process group exists): 0 without torch.distributed."
+    from fastrl.core import dp_world
+    rank, world = dp_world()
+    return rank if world > 1 else int(os.environ.get('RANK', 0))
 
 def num_procs()->int:
-    "The number of processes: 1 without torch.distributed."
-    import torch.distributed as d
-    return d.get_world_size() if d.is_available() and d.is_initialized() else int(os.environ.get('WORLD_SIZE', 1))
+    "The number of processes (`dp_world`; torchrun's `WORLD_SIZE` before the process group exists): 1 without it."
+    from fastrl.core import dp_world
+    return max(dp_world()[1], int(os.environ.get('WORLD_SIZE', 1)))
 
 # %% ../../nbs/21b_experiments.launch.ipynb #2f3f316f
 def variant_threads(workers:int, num_cpu:int=1)->int:

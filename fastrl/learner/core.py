@@ -5,7 +5,6 @@ chain is made of: `StepBatcher`, `SoftTargetUpdater`, the update clock; the opti
 
 # %% ../../nbs/06_learner.core.ipynb #e764cebd
 from __future__ import annotations
-import numbers
 from copy import deepcopy
 from functools import partial
 from types import SimpleNamespace
@@ -13,7 +12,7 @@ from typing import Callable
 import torch
 from torch import nn, Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, Record, is_step, ConfigError, Loss, ChainContractError, PROBE, step_begins
+from ..core import SimpleStep, Record, is_step, ConfigError, check_args, Loss, ChainContractError, PROBE, step_begins
 from ..pipes.core import (find_dps, find_dp, all_dps, pipeline_str, ListSource, InsertAfter, pipe_chain,
                               apply_dp_augmentation_fns, pipe_to_device, GRAPH_VERSION)
 from ..loggers.core import (EpocherCollector, EpisodeTracker, iter_steps, BatchCollector, EpisodeCollector,
@@ -86,8 +85,7 @@ class LearnerHead(Pipe):
 
     def fit(self, epochs:int):
         "Train for `epochs` epochs of `batches` batches each."
-        if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 0:   # 1.5 ran 2 epochs, -1 none, '2' failed deep inside
-            raise ConfigError(f"fit: epochs must be an integer >= 0, got {epochs!r}")
+        check_args(dict(epochs=epochs), 'fit', api=True)   # 1.5 ran 2 epochs, -1 none, '2' failed deep inside
         find_dp(self, EpocherCollector).n_epochs = epochs
         _ = self.update   # composed again if the chain was edited since it was built
         find_dp(self, LearnerBase)._train.probe = True

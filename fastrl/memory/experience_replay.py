@@ -5,11 +5,10 @@ field."""
 
 # %% ../../nbs/04_memory.experience_replay.ipynb #d0219d35
 from __future__ import annotations
-import numbers
 import numpy as np, torch
 from torch import Tensor
 from ..pipes.core import Pipe
-from ..core import SimpleStep, is_step
+from ..core import SimpleStep, is_step, check_args
 from ..envs.gym import env_step_counter
 
 # %% auto #0
@@ -168,10 +167,8 @@ class ExperienceReplay(Pipe):
                  fields:tuple|None=LEARNED_FIELDS, # Step fields kept and sampled (`None`: all but `image`)
                  storage=None, # `storage(max_sz, device, fields)` makes the storage (`None`: `ReplayStorage`; images: `FrameStorage`)
                 ):
-        for k, v, lo in (('bs', bs, 1), ('max_sz', max_sz, 1), ('learning_starts', learning_starts, 0)):
-            # bs=0 trained on empty batches (NaN losses in the table), max_sz=0 failed with a modulo by zero
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
-                raise ValueError(f"ExperienceReplay: {k} must be an integer >= {lo}, got {v!r}.")
+        # bs=0 trained on empty batches (NaN losses in the table), max_sz=0 failed with a modulo by zero
+        check_args(dict(bs=bs, max_sz=max_sz, learning_starts=learning_starts), 'ExperienceReplay', api=True)
         if train_freq < 1: raise ValueError(f"ExperienceReplay: train_freq must be >= 1, got {train_freq}.")
         if gradient_steps == 0 or gradient_steps < -1:
             raise ValueError(f"ExperienceReplay: gradient_steps must be >= 1 or -1, got {gradient_steps}.")
