@@ -88,13 +88,14 @@ def _encoder_class(flag:str, raw:str):
     if not callable(cls): raise CLIError(f"{flag}: {raw!r} is a {type(cls).__name__}, not a class; {what}")
     return cls
 
-def takes_str(annotation)->bool:
-    "Whether a parameter annotated `annotation` (a type, or its text under `from __future__ import annotations`) takes a str."
+def takes_str(annotation, kind:type=str)->bool:
+    ("Whether a parameter annotated `annotation` (a type, or its text under `from __future__ import annotations`) takes "
+     "a str (or a value of `kind`).")
     if isinstance(annotation, str):   # 'float|str', 'Optional[str]' (not 'list[str]')
         m = re.fullmatch(r'\s*(?:typing\.)?Optional\[(.*)\]\s*', annotation)
-        return 'str' in [a.strip() for a in (m.group(1) if m else annotation).split('|')]
+        return kind.__name__ in [a.strip() for a in (m.group(1) if m else annotation).split('|')]
     union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
-    return annotation is str or (union and str in typing.get_args(annotation))
+    return annotation is kind or (union and kind in typing.get_args(annotation))
 
 def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
     ("`v` (parsed from `raw`) checked, and where harmless converted, for parameter `key` with `default` (and "
@@ -116,6 +117,8 @@ def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
         return v
     if default is _NOT_GIVEN or default is None or ':' in key: return v
     if isinstance(v, str) and takes_str(annotation): return v   # its own function checks the word
+    if (isinstance(default, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+            and takes_str(annotation, float)): return float(v)   # CrossQ's alpha: 'auto' by default, or a number
     if v is None and not isinstance(default, dict): return v   # None: the usual 'off' value (not of a dict of arguments)
     if isinstance(default, bool):
         if not isinstance(v, bool): raise CLIError(f"{flag}: expected True or False, got {raw!r}")

@@ -103,11 +103,13 @@ def SACAgent(
 
 # %% ../../nbs/12_agents.sac.ipynb #b34b5ac9
 class Alpha(nn.Module):
-    "The entropy temperature alpha = exp(log_alpha), fixed or `learnable`; `alpha()` gives its value without gradient."
+    ("The entropy temperature alpha = exp(log_alpha), fixed or `learnable`; `alpha()` gives its value without gradient. "
+     "A fixed 0 (log_alpha = -inf) drops the entropy terms, as Spinning Up's `alpha=0` does; a learnt one starts > 0.")
     def __init__(self, alpha:float=0.2, learnable:bool=False):
         super().__init__()
-        if alpha <= 0: raise ConfigError(f"alpha must be > 0, got {alpha}.")
-        self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha)), requires_grad=learnable)
+        if alpha < 0 or (learnable and alpha == 0):
+            raise ConfigError(f"alpha must be {'> 0 to be learnt' if learnable else '>= 0'}, got {alpha}.")
+        self.log_alpha = nn.Parameter(torch.tensor(math.log(alpha) if alpha > 0 else -math.inf), requires_grad=learnable)
     def forward(self)->Tensor: return self.log_alpha.detach().exp()
 
 LOG_PI = 'LogPi'   # the record of the batch's log-probabilities (the actor's step also writes them as `logp`)
