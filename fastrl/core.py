@@ -226,7 +226,9 @@ _MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm', 'n')
 # nothing, and the pipes' own names
 _API_RULES = {**_RULES, **{k:('num', 0, None, 'a number >= 0') for k in ('lr', 'pi_lr', 'vf_lr', 'q_lr')},
               'tau': ('num', 0, 1, 'a number in [0, 1]'), 'epochs': ('int', 0, None, 'an integer >= 0'),
-              **{k:('int', 1, None, 'an integer >= 1') for k in ('bs', 'max_sz', 'nskips')},
+              **{k:('int', 1, None, 'an integer >= 1') for k in ('bs', 'max_sz', 'nskips', 'rolling_length')},
+              **{k:('int', 0, None, 'an integer >= 0') for k in ('max_steps', 'episodes')},   # decay 0: at once
+              **{k:('num', 0, None, 'a number >= 0') for k in ('min_epsilon', 'max_epsilon')},
               'n': ('int', 0, None, 'an integer >= 0 (or None)')}
 
 def _breaks(k:str, v, rules:dict=_RULES)->str|None:

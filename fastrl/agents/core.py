@@ -5,7 +5,7 @@
 
 # %% ../../nbs/07_agents.core.ipynb #af68e36d
 from __future__ import annotations
-from ..core import ConfigError, evaluating, step_begins
+from ..core import ConfigError, evaluating, step_begins, check_args
 import contextlib, math, re
 from types import SimpleNamespace
 import numpy as np
@@ -265,13 +265,15 @@ class ExplorationBase(Pipe):
     "Shared by exploration pipes: epsilon decay, train/eval mode, action scale from the env."
     def __init__(self, source_datapipe, min_epsilon:float=0.2, max_epsilon:float=1., max_steps:int=100,
                  explore_on_val:bool=False, decrement_on_val:bool=False):
+        check_args(dict(min_epsilon=min_epsilon, max_epsilon=max_epsilon, max_steps=max_steps), type(self).__name__,
+                   api=True)
         self.source_datapipe,self.min_epsilon,self.max_epsilon = source_datapipe,min_epsilon,max_epsilon
         self.max_steps = max_steps
         self.explore_on_val,self.decrement_on_val = explore_on_val,decrement_on_val
         self.training,self.steps,self.scale = True,0,1.
     @property
     def epsilon(self)->float:
-        frac = min(self.steps / max(self.max_steps, 1), 1.)
+        frac = min(self.steps / self.max_steps, 1.) if self.max_steps else 1.   # 0 steps: at min_epsilon at once
         return self.max_epsilon + frac * (self.min_epsilon - self.max_epsilon)
     def bind_env(self, observation_space, action_space, env_name=''):
         if isinstance(action_space, gym.spaces.Box): lo,hi = _box_bounds(action_space); self.scale = (hi - lo) / 2

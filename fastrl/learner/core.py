@@ -357,6 +357,7 @@ def evaluate_agent(agent, env, episodes:int=10, seed:int|None=10_000, num_envs:i
                   )->list|tuple:
     ("Returns of `episodes` episodes of `env` (an id or factory) played by `agent` without exploration (the one "
      "test-episode loop).")
+    check_args(dict(episodes=episodes, num_envs=num_envs), 'evaluate_agent', api=True)   # 0 episodes: none played
     stepper = GymStepper(ListSource([env]), agent, seed=seed, num_envs=num_envs)
     modes = set_agents_training(agent, False) if (agent is not None and deterministic) else []
     tracker, rets, lens = EpisodeTracker(), [], []

@@ -12,7 +12,7 @@ import torch
 from torch.utils.data import IterDataPipe
 from ..pipes.core import Pipe
 from fastprogress.fastprogress import master_bar, progress_bar
-from ..core import SimpleStep, Record, MeanRecord, is_step, as_float, PROBE
+from ..core import SimpleStep, Record, MeanRecord, is_step, as_float, PROBE, ConfigError, check_args
 from ..pipes.core import find_dps
 
 # %% auto #0
@@ -123,6 +123,7 @@ class RollingRewardCollector(EpisodeEndCollector):
      "rolling_length episodes)`.")
     title = 'rolling_reward'
     def __init__(self, source_datapipe, rolling_length:int=100):
+        check_args(dict(rolling_length=rolling_length), 'RollingRewardCollector', api=True)   # 0 would divide by 0
         super().__init__(source_datapipe); self.returns = deque(maxlen=rolling_length)
     def value(self, new_returns):
         self.returns.extend(new_returns); return sum(self.returns)/len(self.returns)
@@ -179,6 +180,10 @@ class ProgressBarLogger(LoggerBase):
     def __init__(self, epoch_on_pipe=EpocherCollector, batch_on_pipe=BatchCollector, source_datapipe=None,
                  show:bool=True):
         super().__init__(source_datapipe)
+        for k, v in dict(epoch_on_pipe=epoch_on_pipe, batch_on_pipe=batch_on_pipe).items():
+            if not (isinstance(v, type) and issubclass(v, IterDataPipe) and isinstance(getattr(v, 'title', None), str)):
+                raise ConfigError(f"ProgressBarLogger: {k} must be a pipe class with a `title` (e.g. "
+                                  f"{'EpocherCollector' if k == 'epoch_on_pipe' else 'BatchCollector'}), got {v!r}")
         self.epoch_on_pipe,self.batch_on_pipe,self.show = epoch_on_pipe,batch_on_pipe,show
         self.rows,self.last,self.sums,self.names,self.header_done,self.lister = [],{},{},None,False,None
 
