@@ -115,6 +115,8 @@ def _check_value(flag:str, key:str, raw:str, v, default, annotation=None):
                 and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)):
             raise CLIError(f"{flag}: expected layer sizes like [64,64], got {raw!r}")
         return v
+    if (default is None and isinstance(v, float) and v.is_integer()
+            and takes_str(annotation, int) and not takes_str(annotation, float)): return int(v)   # max_ep_len 1e3: 1000
     if default is _NOT_GIVEN or default is None or ':' in key: return v
     if isinstance(v, str) and takes_str(annotation): return v   # its own function checks the word
     if (isinstance(default, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
