@@ -722,6 +722,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                              'fastrl.core.Loss.checking': ('core.html#loss.checking', 'fastrl/core.py'),
                              'fastrl.core.Loss.done': ('core.html#loss.done', 'fastrl/core.py'),
                              'fastrl.core.MeanRecord': ('core.html#meanrecord', 'fastrl/core.py'),
+                             'fastrl.core.OneLineParser': ('core.html#onelineparser', 'fastrl/core.py'),
+                             'fastrl.core.OneLineParser.error': ('core.html#onelineparser.error', 'fastrl/core.py'),
                              'fastrl.core.Probe': ('core.html#probe', 'fastrl/core.py'),
                              'fastrl.core.Probe.__repr__': ('core.html#probe.__repr__', 'fastrl/core.py'),
                              'fastrl.core.Record': ('core.html#record', 'fastrl/core.py'),

@@ -14,9 +14,9 @@ from torch import Tensor
 # %% auto #0
 __all__ = ['PROBE', 'STEP_HOOKS', 'WRITE_HOOK', 'MASKED_LOGIT', 'SimpleStep', 'Record', 'MeanRecord', 'is_step', 'as_float',
            'ChainContractError', 'Probe', 'Loss', 'set_seed', 'dp_world', 'default_device', 'step_begins', 'evaluating',
-           'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'check_args', 'resolve_device',
-           'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'write_failed', 'atomic_write',
-           'remove_stale_temporaries', 'append_line', 'image_layout', 'masked', 'random_valid']
+           'FastrlError', 'ConfigError', 'RunAborted', 'first_line', 'UserCodeError', 'check_args', 'OneLineParser',
+           'resolve_device', 'flatten_advice', 'user_frames', 'user_code_error', 'WriteFailed', 'write_failed',
+           'atomic_write', 'remove_stale_temporaries', 'append_line', 'image_layout', 'masked', 'random_valid']
 
 # %% ../nbs/00_core.ipynb #18bcf15b
 class SimpleStep(NamedTuple):
@@ -267,6 +267,12 @@ def check_args(config:dict, where:str='', api:bool=False):
         if k not in rules and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
         what = _breaks(k, v, rules)
         if what is not None: raise ConfigError(f"{where + ': ' if where else ''}{k} must be {what}, got {v!r}")
+
+# %% ../nbs/00_core.ipynb #97983bd6
+import argparse
+class OneLineParser(argparse.ArgumentParser):
+    "An `argparse.ArgumentParser` whose error is one line on stderr (no usage block), naming `-h`; exit status 2."
+    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} -h)\n")
 
 # %% ../nbs/00_core.ipynb #b6cffe9f
 def resolve_device(device='auto')->torch.device:

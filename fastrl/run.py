@@ -6,7 +6,7 @@ flag, several values make a grid; plus the `plot`, `test_policy` and `resume` su
 # %% ../nbs/22_run.ipynb #9673d007
 from __future__ import annotations
 import difflib, importlib, inspect, os, signal, sys, threading
-from .core import ConfigError
+from .core import ConfigError, OneLineParser
 from .experiments.grid import ExperimentGrid
 from .experiments.launch import LaunchError, import_ref, torchrun
 from .experiments.settings import (MAX_THREADS, check_threads, check_env_installed, check_env_kwargs, check_env_name, check_exp_name,
@@ -212,7 +212,7 @@ def test_policy_cmd(args:list):
             return v
         return f
     import argparse
-    p = argparse.ArgumentParser(prog='python -m fastrl.run test_policy',
+    p = OneLineParser(prog='python -m fastrl.run test_policy',
                                 description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
     p.add_argument('--len', '-l', type=_at_least(0, 'an integer >= 0 (0: no limit)'), default=0, help='maximum episode length (0: no limit)')
@@ -238,7 +238,7 @@ def resume_cmd(args:list):
     ("`python -m fastrl.run resume DIR [--epochs N] [--cpu N]`: continue the run in DIR from its last checkpoint (to "
      "`N` epochs in all), in as many processes as wrote it.")
     import argparse
-    p = argparse.ArgumentParser(prog='python -m fastrl.run resume',
+    p = OneLineParser(prog='python -m fastrl.run resume',
                                 description='Continue a run from its last checkpoint.')
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
     p.add_argument('--epochs', type=int, default=None,

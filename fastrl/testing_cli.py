@@ -52,8 +52,9 @@ def one_line(err:str)->bool:
     ("Whether stderr `err` holds exactly one line of fastrl's ('fastrl.run: error: ...', 'python -m fastrl.run plot: "
      "error: ...') and no traceback (the frames of a user's code may follow it, and a library's warnings precede it).")
     import re
-    return (len([l for l in err.strip().splitlines() if re.match(r'(python -m )?fastrl[\w.]*( \w+)?: ', l)]) == 1
-            and 'Traceback' not in err)
+    lines = err.strip().splitlines()
+    return (len([l for l in lines if re.match(r'(python -m )?fastrl[\w.]*( \w+)?: ', l)]) == 1
+            and 'Traceback' not in err and not any(l.startswith('usage:') for l in lines))   # no argparse usage block
 
 # %% ../nbs/98b_testing_cli.ipynb #bb22e550
 def run_cli(*args, cwd=None, env:dict|None=None, timeout:float|None=None, module:str='fastrl.run'):

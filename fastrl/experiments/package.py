@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib, inspect, io, json, os, shutil, sys, tempfile
 from pathlib import Path
 import numpy as np
-from ..core import ConfigError
+from ..core import ConfigError, OneLineParser
 
 # %% auto #0
 __all__ = ['PACKAGE_FILES', 'fastrl_wheel', 'check_package_out', 'package', 'model_card', 'main']
@@ -220,7 +220,7 @@ def model_card(cfg:dict, algo:str, env_name:str, rets:list, lens:list, progress,
 def main(args:list):
     "`fastrl package RUN_DIR ...`: write the package and print where."
     import argparse
-    p = argparse.ArgumentParser(prog='fastrl package', description='Write a shareable folder of a run: model, exported '
+    p = OneLineParser(prog='fastrl package', description='Write a shareable folder of a run: model, exported '
                                 'policy, config, model card, learning curve, video, requirements.')
     p.add_argument('run_dir'); p.add_argument('--out', default=None, help='the package folder (default: RUN_DIR/package)')
     p.add_argument('--itr', '-i', default=None, help="'best', 'last' or an epoch (default: best/ if the run kept one)")

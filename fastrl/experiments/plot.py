@@ -228,7 +228,8 @@ def learning_curve(progress:pd.DataFrame, # The run's progress table
 def main(args:list=None):
     ("`python -m fastrl.run plot LOGDIR ... [--legend ...] [--xaxis X] [--value ...] [--count] [--smooth S] [--select "
      "...] [--exclude ...] [--est E] [--iqm]`")
-    p = argparse.ArgumentParser(prog='python -m fastrl.run plot',
+    from fastrl.core import OneLineParser
+    p = OneLineParser(prog='python -m fastrl.run plot',
                                 description='Plot learning curves from progress.txt files.')
     p.add_argument('logdir', nargs='+', help='log folders or prefixes, searched recursively for progress.txt')
     p.add_argument('--legend', '-l', nargs='*', help='one label per log folder (default: exp_name)')

@@ -8,7 +8,7 @@ and a figure; `python -m fastrl.run report DIR ...`."""
 from __future__ import annotations
 import argparse, itertools, json, os, os.path as osp, re
 import numpy as np, pandas as pd
-from ..core import ConfigError, atomic_write
+from ..core import ConfigError, atomic_write, OneLineParser
 from .config import read_config
 from .plot import PlotFigure, get_all_datasets, iqm, stratified_bootstrap
 
@@ -149,7 +149,7 @@ def _norm_arg(s:str)->tuple:
 
 def main(args:list=None):
     "`python -m fastrl.run report DIR [DIR ...] [--value COL] [--last K] [--by KEY ...] [--norm TASK=LOW:HIGH ...] [--out PREFIX]`."
-    p = argparse.ArgumentParser(prog='python -m fastrl.run report',
+    p = OneLineParser(prog='python -m fastrl.run report',
                                 description='IQM, 95% stratified-bootstrap intervals and probability of improvement '
                                             'of the final scores of a study\'s runs.')
     p.add_argument('logdir', nargs='+', help='run folders, or folders holding them (a prefix selects its siblings)')
