@@ -224,9 +224,11 @@ _MAY_BE_NONE = ('max_ep_len', 'target_kl', 'mb_size', 'max_grad_norm', 'n')
 # the seed's Python API (`api=True`: learners, pipes, `fit`): a learning rate of 0 freezes a network (torch's rule:
 # >= 0), tau 0 keeps the targets frozen (Spinning Up's polyak=1, which the entry functions take), `fit(0)` trains
 # nothing, and the pipes' own names
-_API_RULES = {**_RULES, **{k:('num', 0, None, 'a number >= 0') for k in ('lr', 'pi_lr', 'vf_lr', 'q_lr')},
+_API_RULES = {**_RULES, **{k:('num', 0, None, 'a number >= 0') for k in ('lr', 'pi_lr', 'vf_lr', 'q_lr',
+                                                                                    'actor_lr', 'critic_lr')},
               'tau': ('num', 0, 1, 'a number in [0, 1]'), 'epochs': ('int', 0, None, 'an integer >= 0'),
-              **{k:('int', 1, None, 'an integer >= 1') for k in ('bs', 'max_sz', 'nskips', 'rolling_length')},
+              **{k:('int', 1, None, 'an integer >= 1') for k in ('bs', 'max_sz', 'nskips', 'rolling_length',
+                                                                'critic_target_copy_freq', 'actor_target_copy_freq')},
               **{k:('int', 0, None, 'an integer >= 0') for k in ('max_steps', 'episodes')},   # decay 0: at once
               **{k:('num', 0, None, 'a number >= 0') for k in ('min_epsilon', 'max_epsilon')},
               'n': ('int', 0, None, 'an integer >= 0 (or None)')}
@@ -264,6 +266,7 @@ def check_args(config:dict, where:str='', api:bool=False):
      "of the Python API: a learner's, a pipe's) out of its range; `where` (e.g. 'PPOLearner') begins the message.")
     rules = _API_RULES if api else _RULES
     for k,v in config.items():
+        if api and v is None and k == 'gamma': continue   # a learner's gamma=None: the env pipe's n-step gamma
         if k not in rules and k not in ('max_ep_len', 'gradient_steps', 'seed', 'alpha'): continue
         what = _breaks(k, v, rules)
         if what is not None: raise ConfigError(f"{where + ': ' if where else ''}{k} must be {what}, got {v!r}")

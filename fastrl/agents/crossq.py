@@ -165,7 +165,7 @@ def CrossQLearner(
     )->LearnerHead:
     ("CrossQ: the replay learners' data side, the joint critic forward on batch-renormalised networks, no target "
      "networks, a delayed policy and temperature.")
-    check_args({k: v for k, v in locals().items() if v is not None}, 'CrossQLearner', api=True)
+    check_args(locals(), 'CrossQLearner', api=True)
     check_learner_input(dls, critic, 'CrossQ')
     alpha_m, learnable = _alpha(alpha)
     gamma = check_nsteps(dls, 1, gamma, 'CrossQ')

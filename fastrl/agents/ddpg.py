@@ -306,7 +306,7 @@ def DDPGLearner(
         rolling_length:int=100, # Episodes in the rolling reward
     )->LearnerHead:
     "DDPG: a critic Q(s,a) learnt by TD on replayed transitions and an actor maximising it, with soft target networks."
-    check_args({k: v for k, v in locals().items() if v is not None}, 'DDPGLearner', api=True)
+    check_args(locals(), 'DDPGLearner', api=True)
     if batches is None: raise ValueError("DDPGLearner needs batches=N: the number of batches in an epoch.")
     gamma = check_nsteps(dls, nsteps, gamma, 'DDPG')
     _check_critic(critic, dls)

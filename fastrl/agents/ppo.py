@@ -129,7 +129,7 @@ def PPOLearner(
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, pi_lr, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "PPO-Clip: `VPGLearner` with `PPOPolicyLoss` in place of `VPGPolicyLoss`."
-    check_args({k: v for k, v in locals().items() if v is not None}, 'PPOLearner', api=True)
+    check_args(locals(), 'PPOLearner', api=True)
     ppo = ReplaceDp(VPGPolicyLoss, lambda old: PPOPolicyLoss(old.source_datapipe, old.ac, clip_ratio=clip_ratio,
                                                               train_pi_iters=train_pi_iters, target_kl=target_kl,
                                                               mb_size=mb_size, opt=old.opt, ent_coef=ent_coef,

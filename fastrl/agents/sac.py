@@ -198,7 +198,7 @@ def SACLearner(
     )->LearnerHead:
     ("SAC: the replay learners' data side + a squashed Gaussian policy, twin critics with the soft clipped double-Q "
      "target, fixed or learnt alpha.")
-    check_args({k: v for k, v in locals().items() if v is not None}, 'SACLearner', api=True)
+    check_args(locals(), 'SACLearner', api=True)
     check_learner_input(dls, critic, 'SAC')
     if not hasattr(actor, 'sample'):
         raise ValueError("SAC needs a stochastic actor with `sample(s) -> (action, logp)`, as "

@@ -190,7 +190,7 @@ def TD3Learner(
     )->LearnerHead:
     ("TD3: DDPG's data side + twin critics with the clipped double-Q target, target policy smoothing, delayed actor "
      "and target updates.")
-    check_args({k: v for k, v in locals().items() if v is not None}, 'TD3Learner', api=True)
+    check_args(locals(), 'TD3Learner', api=True)
     check_learner_input(dls, critic, 'TD3')
     if not (hasattr(actor, 'action_scale') and hasattr(actor, 'action_bias')):
         raise ValueError(f"TD3 needs an actor with `action_scale` and `action_bias` (half-range and centre of the "

@@ -154,7 +154,7 @@ def TRPOLearner(
         **kwargs, # `VPGLearner` arguments: steps_per_epoch, gamma, lam, vf_lr, train_v_iters, logger_bases, ...
     )->LearnerHead:
     "TRPO: `VPGLearner` with `TRPOPolicyUpdate` in place of `VPGPolicyLoss`."
-    check_args({k: v for k, v in locals().items() if v is not None}, 'TRPOLearner', api=True)
+    check_args(locals(), 'TRPOLearner', api=True)
     trpo = ReplaceDp(VPGPolicyLoss, lambda old: TRPOPolicyUpdate(old.source_datapipe, old.ac, delta, damping_coeff,
                                                                   cg_iters, backtrack_iters, backtrack_coeff,
                                                                   line_search))

@@ -120,7 +120,7 @@ def VPGLearner(
         adam_eps:float=1e-8, # Adam's epsilon of both optimisers (torch's default; SB3: 1e-5)
     )->LearnerHead:
     "VPG: GAE advantages, one policy-gradient step and `train_v_iters` value steps per epoch."
-    check_args({k: v for k, v in locals().items() if v is not None}, 'VPGLearner', api=True)
+    check_args(locals(), 'VPGLearner', api=True)
     rank, world = dp_world()
     local = steps_per_epoch // world   # each rank collects its share of the epoch
     batches = _batches_per_epoch(dls, local, batches)

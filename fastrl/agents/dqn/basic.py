@@ -231,7 +231,7 @@ def DQNLearner(
         storage=None, # The replay's storage (`None`: `ReplayStorage`; `frame_storage(obs_space)` for images)
     )->LearnerHead:
     "DQN: Q(s,a) regressed on the one-step (or n-step) Q-learning target over replayed transitions."
-    check_args({k: v for k, v in locals().items() if v is not None}, 'DQNLearner', api=True)
+    check_args(locals(), 'DQNLearner', api=True)
     if batches is None: raise ValueError("DQNLearner needs batches=N: the number of batches in an epoch.")
     gamma = check_nsteps(dls, nsteps, gamma, 'DQN')
     pipe = replay_batches(dls, batches, bs, max_sz, learning_starts, train_freq, gradient_steps, nsteps, rolling_length,
