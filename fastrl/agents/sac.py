@@ -94,6 +94,7 @@ def SACAgent(
     )->AgentHead:
     ("`DDPGAgent` without exploration noise that samples from the policy when training and takes its mean action when "
      "evaluating.")
+    check_args(dict(start_steps=start_steps), 'SACAgent', api=True)
     fns = [RemoveDp(OrnsteinUhlenbeck),
            ReplaceDp(SimpleModelRunner, lambda r: StochasticModelRunner(r.source_datapipe, r.model))]
     if start_steps: fns.append(InsertAfter(StochasticModelRunner, lambda p: UniformWarmup(p, steps=start_steps)))

@@ -93,6 +93,7 @@ def TD3Agent(
         dp_augmentation_fns:list|None=None, # More augmentations of the agent chain
     )->AgentHead:
     "`DDPGAgent` with Gaussian exploration noise and a uniform warm-up; deterministic in evaluation mode."
+    check_args(dict(act_noise=act_noise, start_steps=start_steps), 'TD3Agent', api=True)
     fns = [ReplaceDp(OrnsteinUhlenbeck, lambda ou: GaussianNoise(ou.source_datapipe, std=act_noise))]
     if start_steps: fns.append(InsertAfter(GaussianNoise, lambda p: UniformWarmup(p, steps=start_steps)))
     agent = DDPGAgent(model, logger_bases, dp_augmentation_fns=fns + list(dp_augmentation_fns or []))
