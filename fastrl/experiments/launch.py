@@ -7,7 +7,7 @@ threads, failures and interruptions."""
 # %% ../../nbs/21b_experiments.launch.ipynb #c109dc67
 from __future__ import annotations
 import ast, importlib, json, multiprocessing, multiprocessing.connection, os, os.path as osp, signal, subprocess, sys
-import inspect, tempfile, time, traceback
+import inspect, numbers, tempfile, time, traceback
 from .settings import (ACTIVATIONS, _cores, activation_by_name, activation_from_name, activation_name,
                                          default_data_dir, make_env_fn, resolve_num_cpu, setup_logger_kwargs)
 
@@ -224,6 +224,8 @@ def mpi_fork(n:int, # Processes to run the script in
      "at once for `n` <= 1 or inside a launched process (Spinning Up's `mpi_fork`).")
     from fastrl.core import ConfigError   # imported when used, as above
     if bind_to_core: raise ConfigError("mpi_fork: bind_to_core is MPI's; torchrun does not bind processes to cores")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):   # '2' compared with 1 deep inside, 2.5 reached torchrun
+        raise ConfigError(f"mpi_fork: n must be an integer (the number of processes), got {n!r}")
     if n <= 1 or 'WORLD_SIZE' in os.environ: return
     script = sys.argv[0] if sys.argv else ''
     if not os.path.isfile(script):
