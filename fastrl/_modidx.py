@@ -433,6 +433,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                            'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies.PolicySampler.bind_env': ( 'agents.policies.html#policysampler.bind_env',
                                                                                            'fastrl/agents/policies.py'),
+                                        'fastrl.agents.policies.PolicySampler.check_fits': ( 'agents.policies.html#policysampler.check_fits',
+                                                                                             'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies.PolicySampler.choose': ( 'agents.policies.html#policysampler.choose',
                                                                                          'fastrl/agents/policies.py'),
                                         'fastrl.agents.policies.StochasticActor': ( 'agents.policies.html#stochasticactor',

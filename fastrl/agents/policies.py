@@ -6,7 +6,7 @@ chain that samples from them."""
 
 # %% ../../nbs/14_agents.policies.ipynb #a2bcace9
 from __future__ import annotations
-from ..core import ConfigError, flatten_advice, image_layout, masked, MASKED_LOGIT
+from ..core import ConfigError, flatten_advice, image_layout, masked, MASKED_LOGIT, evaluating
 from ..envs.packed import is_packed, unpack
 import math
 import numpy as np
@@ -16,7 +16,7 @@ from torch.distributions import Bernoulli, Categorical, Independent, Normal
 from ..pipes.core import Pipe
 import gymnasium as gym
 from ..pipes.core import apply_dp_augmentation_fns
-from .core import acting_mask
+from .core import acting_mask, is_shape_error
 from ..pipes.core import pipe_chain
 from .core import AgentBase, AgentHead, StepFieldSelector, ActionUnbatcher, NumpyConverter
 
@@ -309,6 +309,28 @@ class PolicySampler(Pipe):
         if isinstance(action_space, gym.spaces.Box):
             self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
                                   for b in (action_space.low, action_space.high))
+        if isinstance(observation_space, (gym.spaces.Box, gym.spaces.Discrete)): self.check_fits(observation_space, action_space, env_name or 'the env')
+    def check_fits(self, observation_space, action_space, env_name):
+        ("Fail early, in one line with the shapes, when the policy (built for another env) cannot take this env's (Box or "
+         "Discrete) observations, or gives another number of Discrete actions or another Box action shape (fewer logits than the "
+         "env's actions would train silently on a part of them).")
+        obs = torch.as_tensor(np.stack([observation_space.sample()]), dtype=torch.float32, device=self.device)
+        name = type(self.ac).__name__
+        try:
+            with torch.no_grad(), evaluating(self.ac): dist = self.ac.pi.distribution(obs)   # no BatchNorm statistics moved
+        except Exception as e:
+            if not is_shape_error(e): return   # not the observation's fault: the run meets it where it is raised
+            raise ConfigError(f"The agent's policy {name} cannot take the observations of {env_name} (shape "
+                              f"{tuple(observation_space.shape)}): {str(e).splitlines()[0]}. Build it for this env's spaces "
+                              f"(e.g. MLPActorCritic(env.observation_space, env.action_space)).") from None
+        if isinstance(action_space, gym.spaces.Discrete) and isinstance(dist, Categorical):
+            if (k := dist.logits.shape[-1]) != action_space.n:
+                raise ConfigError(f"The agent's policy {name} chooses among {k} actions but {env_name} has "
+                                  f"{action_space.n} (Discrete({action_space.n})): build it for this env's action space.")
+        elif isinstance(action_space, gym.spaces.Box) and isinstance(dist, Normal):
+            if tuple(dist.mean.shape[1:]) != tuple(action_space.shape):
+                raise ConfigError(f"The agent's policy {name} gives actions of shape {tuple(dist.mean.shape[1:])} but "
+                                  f"{env_name} expects {tuple(action_space.shape)}: build it for this env's action space.")
     def choose(self, obs:Tensor, kw:dict)->Tensor:
         "Actions for `obs` (`kw`: the action mask, if any): sampled in training mode, the mode in evaluation mode."
         return self.ac.pi.sample(obs, **kw) if self.training else self.ac.pi.mode(obs, **kw)
