@@ -1590,6 +1590,8 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                                                                              'fastrl/experiments/settings.py'),
                                              'fastrl.experiments.settings.check_exp_name': ( 'experiments.settings.html#check_exp_name',
                                                                                              'fastrl/experiments/settings.py'),
+                                             'fastrl.experiments.settings.check_processes': ( 'experiments.settings.html#check_processes',
+                                                                                              'fastrl/experiments/settings.py'),
                                              'fastrl.experiments.settings.check_threads': ( 'experiments.settings.html#check_threads',
                                                                                             'fastrl/experiments/settings.py'),
                                              'fastrl.experiments.settings.check_video_every': ( 'experiments.settings.html#check_video_every',

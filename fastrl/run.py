@@ -108,11 +108,13 @@ def build_grid(algo:str, args:list)->tuple:
             if len(raws) != 1: raise CLIError(f"{f} takes one value, got {len(raws)}")
             if key == 'num_cpu':
                 try: run_kwargs['num_cpu'] = resolve_num_cpu('auto' if raws[0] == 'auto' else parse_value(raws[0]))
+                except ConfigError as e: raise CLIError(f"{f}: {e}") from None   # too many for this machine
                 except ValueError:
                     raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
             elif key == 'workers':
                 v = 'auto' if raws[0] == 'auto' else parse_value(raws[0])
                 try: run_kwargs['workers'] = v if v == 'auto' else resolve_workers(v)
+                except ConfigError as e: raise CLIError(f"{f}: {e}") from None
                 except ValueError:
                     raise CLIError(f"{f}: expected a positive integer or 'auto', got {raws[0]!r}") from None
             elif key == 'ray_address': run_kwargs['ray'] = raws[0]
@@ -253,6 +255,9 @@ def resume_cmd(args:list):
     a = p.parse_args(args)
     if a.epochs is not None and a.epochs < 1: raise CLIError(f"resume --epochs must be >= 1, got {a.epochs}")
     if a.cpu is not None and a.cpu < 1: raise CLIError(f"resume --cpu must be >= 1 (processes), got {a.cpu}")
+    if a.cpu is not None:
+        try: resolve_num_cpu(a.cpu)
+        except ConfigError as e: raise CLIError(f"resume --cpu: {e}") from None
     resume = _delegate('fastrl.experiments.core', 'resume')
     over = (({} if a.epochs is None else dict(epochs=a.epochs)) | _env_override(a.env) |
             (dict(show=False) if a.quiet else {}) | ({} if a.device is None else dict(device=a.device)))

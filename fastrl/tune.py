@@ -70,7 +70,7 @@ def parse_tune(args:list)->TuneSpec:
      "of ALGO (a `CLIError` in one line otherwise).")
     import inspect
     from fastrl.run import CLIError, split_flags, cli_algo, parse_value
-    from fastrl.experiments.settings import default_data_dir
+    from fastrl.experiments.settings import default_data_dir, check_processes
     if not args or args[0].startswith('-'): raise CLIError("tune needs an algorithm: fastrl tune ALGO --env ENV_ID ...")
     algo, rest = args[0], args[1:]
     fn = cli_algo(algo)
@@ -96,6 +96,8 @@ def parse_tune(args:list)->TuneSpec:
             continue
         if len(raws) > 1: raise CLIError(f"{f}: tune runs one setting per trial; give a range (e.g. {f} uniform:0.1:0.4) or one value")
         fixed += [f] + raws; fixed_keys.add(key)
+    try: check_processes(opts['workers'], 'workers', auto=False)   # each worker is a process with its own torch
+    except ValueError as e: raise CLIError(f"--workers: {e}") from None
     if opts['sampler'] not in SAMPLERS: raise CLIError(f"--sampler: one of {', '.join(SAMPLERS)}, got {opts['sampler']!r}")
     if opts['pruner'] not in PRUNERS: raise CLIError(f"--pruner: one of {', '.join(PRUNERS)}, got {opts['pruner']!r}")
     if 'num_test_episodes' in params and 'num_test_episodes' not in vals:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools, importlib, inspect, os, os.path as osp, time
 
 # %% auto #0
-__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'MAX_THREADS', 'default_data_dir', 'user_setting', 'control_char',
-           'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name', 'activation_by_name',
-           'as_activation', 'check_early_stop', 'check_video_every', 'make_env_fn', 'check_env_kwargs',
-           'check_env_installed', 'import_user_module', 'check_env_name', 'resolve_workers', 'resolve_num_cpu',
-           'processor', 'check_threads', 'apply_numerics', 'numerics']
+__all__ = ['USER_SETTINGS', 'ACTIVATIONS', 'ACTIVATION_FNS', 'PER_CORE', 'MAX_THREADS', 'default_data_dir', 'user_setting',
+           'control_char', 'check_exp_name', 'setup_logger_kwargs', 'activation_from_name', 'activation_name',
+           'activation_by_name', 'as_activation', 'check_early_stop', 'check_video_every', 'make_env_fn',
+           'check_env_kwargs', 'check_env_installed', 'import_user_module', 'check_env_name', 'check_processes',
+           'resolve_workers', 'resolve_num_cpu', 'processor', 'check_threads', 'apply_numerics', 'numerics']
 
 # %% ../../nbs/20f_experiments.settings.ipynb #72d553f6
 def default_data_dir()->str:
@@ -228,19 +228,30 @@ def check_env_name(name:str)->str:
 
 def _cores()->int: return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
 
+PER_CORE = 4   # processes a core may be asked to hold (MPI refuses more than one a core without --oversubscribe)
+
+def check_processes(n:int, what:str, auto:bool=True)->int:
+    ("`n` processes, unless that is more than `PER_CORE` a core: a typo (`--cpu 40` for 4) would start them all, "
+     "each with its own torch, and exhaust the machine's memory.")
+    if n > PER_CORE * _cores():
+        from fastrl.core import ConfigError
+        raise ConfigError(f"{what}={n} would start {n} processes on the {_cores()} cores this process may use: give at "
+                          f"most {PER_CORE * _cores()} ({PER_CORE} a core)" + (", or 'auto' (one a core)" if auto else ''))
+    return n
+
 def resolve_workers(workers, num_cpu:int=1)->int:
     "`workers` as a positive int (`'auto'`: as many variants as the cores hold, `num_cpu` processes each)."
     if workers == 'auto': return max(1, _cores() // num_cpu)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int or 'auto', got {workers!r}")
-    return workers
+    return check_processes(workers, 'workers')
 
 def resolve_num_cpu(num_cpu)->int:
     "`num_cpu` as a positive int (`'auto'`: the cores this process may use)."
     if num_cpu == 'auto': return _cores()
     if isinstance(num_cpu, bool) or not isinstance(num_cpu, int) or num_cpu < 1:
         raise ValueError(f"num_cpu must be a positive int or 'auto', got {num_cpu!r}")
-    return num_cpu
+    return check_processes(num_cpu, 'num_cpu')
 
 # %% ../../nbs/20f_experiments.settings.ipynb #ee24111c
 def processor()->str:
