@@ -163,6 +163,7 @@ def main(args:list=None):
     p.add_argument('--boot', type=int, default=2000, help='bootstrap resamples')
     a = p.parse_args(args)
     if a.last < 1: raise ConfigError(f"report --last must be >= 1, got {a.last}")
+    if a.boot < 1: raise ConfigError(f"report --boot must be >= 1 (bootstrap resamples), got {a.boot}")   # 0: an IndexError
     runs = final_scores(a.logdir, a.value, a.last, a.by)
     scores, imp, fig = study_tables(runs, a.boot, norm=None if a.norm is None else dict(map(_norm_arg, a.norm)))
     out = a.out or osp.join(osp.commonpath([osp.abspath(r) for r in runs.run]), 'study')
