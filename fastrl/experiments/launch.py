@@ -88,9 +88,17 @@ def child_env()->dict:
     env['PYTHONPATH'] = os.pathsep.join(dict.fromkeys(paths)).strip(os.pathsep)
     return env
 
-def torchrun(num_cpu:int, module:str, *args, what:str=''):
-    "Run `torchrun_cmd(...)` with this process's import path (the workers import functions by name); waits for it."
-    rc = subprocess.call(torchrun_cmd(num_cpu, module, *args), env=child_env())
+def torchrun(num_cpu:int, module:str, *args, what:str='', grace:float=30.):
+    ("Run `torchrun_cmd(...)` with this process's import path (the workers import functions by name); waits for it. "
+     "Interrupted alone (a notebook's interrupt, not a terminal's Ctrl-C, which reaches every process), it passes the "
+     "interrupt on: torchrun's agent stops its workers as Ctrl-C stops a run, within `grace` seconds, else is killed.")
+    p = subprocess.Popen(torchrun_cmd(num_cpu, module, *args), env=child_env())
+    try: rc = p.wait()
+    except BaseException:   # killing the agent at once (subprocess.call's way) left its workers running, orphaned
+        p.send_signal(signal.SIGINT)
+        try: p.wait(timeout=grace)
+        except subprocess.TimeoutExpired: p.kill(); p.wait()
+        raise
     if rc: raise LaunchError(f"{what}: {num_cpu} processes under torchrun exited with status {rc} (errors above)")
 
 def _launch_torchrun(thunk, kwargs:dict, logger_kwargs:dict, num_cpu:int):
