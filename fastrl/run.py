@@ -215,7 +215,7 @@ def test_policy_cmd(args:list):
         return f
     import argparse
     p = OneLineParser(prog='python -m fastrl.run test_policy',
-                                description='Run a saved policy and print episode returns.')
+                      description='Run a saved policy and print episode returns.')
     p.add_argument('fpath', help='output folder of a run (with config.json and the saved model)')
     p.add_argument('--len', '-l', type=_at_least(0, 'an integer >= 0 (0: no limit)'), default=0, help='maximum episode length (0: no limit)')
     p.add_argument('--episodes', '-n', type=_at_least(1, 'an integer >= 1'), default=None,
@@ -241,7 +241,7 @@ def resume_cmd(args:list):
      "`N` epochs in all), in as many processes as wrote it.")
     import argparse
     p = OneLineParser(prog='python -m fastrl.run resume',
-                                description='Continue a run from its last checkpoint.')
+                      description='Continue a run from its last checkpoint.')
     p.add_argument('fpath', help='output folder of a run (with config.json and checkpoint.pt)')
     p.add_argument('--epochs', type=int, default=None,
                    help="epochs in all, to train a finished run longer (default: the run's own)")

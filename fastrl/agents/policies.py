@@ -309,20 +309,22 @@ class PolicySampler(Pipe):
         if isinstance(action_space, gym.spaces.Box):
             self.low,self.high = (torch.as_tensor(b, dtype=torch.float32, device=self.device)
                                   for b in (action_space.low, action_space.high))
-        if isinstance(observation_space, (gym.spaces.Box, gym.spaces.Discrete)): self.check_fits(observation_space, action_space, env_name or 'the env')
+        if isinstance(observation_space, (gym.spaces.Box, gym.spaces.Discrete)):
+            self.check_fits(observation_space, action_space, env_name or 'the env')
     def check_fits(self, observation_space, action_space, env_name):
-        ("Fail early, in one line with the shapes, when the policy (built for another env) cannot take this env's (Box or "
-         "Discrete) observations, or gives another number of Discrete actions or another Box action shape (fewer logits than the "
-         "env's actions would train silently on a part of them).")
+        ("Fail early, in one line with the shapes, when the policy (built for another env) cannot take this env's "
+         "(Box or Discrete) observations, or gives another number of Discrete actions or another Box action shape "
+         "(fewer logits than the env's actions would train silently on a part of them).")
         obs = torch.as_tensor(np.stack([observation_space.sample()]), dtype=torch.float32, device=self.device)
         name = type(self.ac).__name__
         try:
-            with torch.no_grad(), evaluating(self.ac): dist = self.ac.pi.distribution(obs)   # no BatchNorm statistics moved
+            # evaluation mode: no BatchNorm statistics moved by a random observation
+            with torch.no_grad(), evaluating(self.ac): dist = self.ac.pi.distribution(obs)
         except Exception as e:
             if not is_shape_error(e): return   # not the observation's fault: the run meets it where it is raised
             raise ConfigError(f"The agent's policy {name} cannot take the observations of {env_name} (shape "
-                              f"{tuple(observation_space.shape)}): {str(e).splitlines()[0]}. Build it for this env's spaces "
-                              f"(e.g. MLPActorCritic(env.observation_space, env.action_space)).") from None
+                              f"{tuple(observation_space.shape)}): {str(e).splitlines()[0]}. Build it for this env's "
+                              "spaces (e.g. MLPActorCritic(env.observation_space, env.action_space)).") from None
         if isinstance(action_space, gym.spaces.Discrete) and isinstance(dist, Categorical):
             if (k := dist.logits.shape[-1]) != action_space.n:
                 raise ConfigError(f"The agent's policy {name} chooses among {k} actions but {env_name} has "

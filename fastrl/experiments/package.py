@@ -221,7 +221,7 @@ def main(args:list):
     "`fastrl package RUN_DIR ...`: write the package and print where."
     import argparse
     p = OneLineParser(prog='fastrl package', description='Write a shareable folder of a run: model, exported '
-                                'policy, config, model card, learning curve, video, requirements.')
+                      'policy, config, model card, learning curve, video, requirements.')
     p.add_argument('run_dir'); p.add_argument('--out', default=None, help='the package folder (default: RUN_DIR/package)')
     p.add_argument('--itr', '-i', default=None, help="'best', 'last' or an epoch (default: best/ if the run kept one)")
     p.add_argument('--episodes', '-n', type=int, default=10, help='deterministic episodes for the final return')

@@ -230,7 +230,7 @@ def main(args:list=None):
      "...] [--exclude ...] [--est E] [--iqm]`")
     from fastrl.core import OneLineParser
     p = OneLineParser(prog='python -m fastrl.run plot',
-                                description='Plot learning curves from progress.txt files.')
+                      description='Plot learning curves from progress.txt files.')
     p.add_argument('logdir', nargs='+', help='log folders or prefixes, searched recursively for progress.txt')
     p.add_argument('--legend', '-l', nargs='*', help='one label per log folder (default: exp_name)')
     p.add_argument('--xaxis', '-x', default='TotalEnvInteracts', help='column for the x axis')

@@ -150,8 +150,8 @@ def _norm_arg(s:str)->tuple:
 def main(args:list=None):
     "`python -m fastrl.run report DIR [DIR ...] [--value COL] [--last K] [--by KEY ...] [--norm TASK=LOW:HIGH ...] [--out PREFIX]`."
     p = OneLineParser(prog='python -m fastrl.run report',
-                                description='IQM, 95% stratified-bootstrap intervals and probability of improvement '
-                                            'of the final scores of a study\'s runs.')
+                      description='IQM, 95% stratified-bootstrap intervals and probability of improvement '
+                                  'of the final scores of a study\'s runs.')
     p.add_argument('logdir', nargs='+', help='run folders, or folders holding them (a prefix selects its siblings)')
     p.add_argument('--value', default=None, help='column scored (default: AverageTestEpRet, else AverageEpRet)')
     p.add_argument('--last', type=int, default=1, help='epochs averaged at the end of each run')
