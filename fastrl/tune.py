@@ -55,12 +55,13 @@ def _check_range(flag:str, key:str, d:tuple, params):
     from fastrl.experiments.guards import check_args
     top = key.split(':')[0]
     default = params[top].default if ':' not in key else None
+    ann = params[top].annotation if ':' not in key else None   # SAC's alpha: float|str takes 'auto'
     what = f"{flag} {_dist_text(d)}"
     if d[0] in ('uniform', 'loguniform') and isinstance(default, int) and not isinstance(default, bool):
         raise CLIError(f"{what}: {key} is a whole number: give int:LOW:HIGH or logint:LOW:HIGH")
     for v in (d[1] if d[0] == 'categorical' else d[1:]):
         try:
-            _check_value(flag, key, repr(v), v, default)
+            v = _check_value(flag, key, repr(v), v, default, ann)
             if ':' not in key: check_args({key: v})
         except CLIError as e: raise CLIError(f"{what}: {str(e).removeprefix(flag + ': ')}") from None
         except ConfigError as e: raise CLIError(f"{what}: {e}") from None
