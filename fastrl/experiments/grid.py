@@ -114,6 +114,11 @@ class ExperimentGrid:
         ("Run every variant (each checked by `check_variants` first): in series with `call_experiment`, or "
          "`workers` at a time / on Ray with `run_variants`; returns the runs' output folders (finished ones "
          "included, with `resume`).")
+        if isinstance(thunk, str) and thunk not in self.keys:   # Spinning Up's form: the key whose values are the functions
+            raise ValueError(f"thunk {thunk!r} names no key of grid {self.name!r} (its keys: {', '.join(self.keys)}): give "
+                             "the entry function, or the key whose values are the entry functions")
+        if not (isinstance(thunk, str) or callable(thunk)):
+            raise ValueError(f"thunk must be an entry function (e.g. fastrl.algos.ppo) or the name of a grid key, got {thunk!r}")
         self.print()
         # Spinning Up's user_config: $FASTRL_FORCE_DATESTAMP (new runs only) and $FASTRL_WAIT_BEFORE_LAUNCH
         datestamp = datestamp or (user_setting('FASTRL_FORCE_DATESTAMP') and not resume and not overwrite)
