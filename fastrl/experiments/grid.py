@@ -56,6 +56,8 @@ class ExperimentGrid:
         "Add parameter `key` with its possible `vals` to the grid."
         if not isinstance(key, str) or not key: raise TypeError(f'grid key must be a non-empty str, got {key!r}')
         if key in self.keys: raise ValueError(f'grid key {key!r} added twice')
+        if shorthand is not None and not isinstance(shorthand, str):   # 3 made names like g_30-9
+            raise TypeError(f'shorthand of {key!r} must be a str (or None), got {shorthand!r}')
         vals = vals if isinstance(vals, list) else [vals]
         if not vals: raise ValueError(f'grid key {key!r} has no values')
         if shorthand is None:
