@@ -274,6 +274,9 @@ class EpochLogger(Logger):
     def store(self, **kwargs):
         "Keep values (numbers, arrays, tensors) for this epoch's statistics: `store(LossPi=loss, VVals=v)`."
         for k,v in kwargs.items():
+            if v is None or isinstance(v, (str, bytes, dict)):   # failed at the epoch's end, far from the call
+                raise ConfigError(f"store({k}=...): the values of statistics are numbers, arrays or tensors, got "
+                                  f"{type(v).__name__} {v!r:.40}; log text once an epoch with log_tabular({k!r}, value)")
             self.epoch_dict.setdefault(k, []).append(v.detach().cpu() if isinstance(v, Tensor) else v)
             self.stored.add(k)
 
@@ -294,6 +297,9 @@ class EpochLogger(Logger):
 
     def get_stats(self, key:str)->tuple:
         "`(mean, std)` of the values stored under `key` this epoch, over every rank (the values are kept)."
+        if not _ranks_sum(float(key in self.stored)):   # a misspelling gave (nan, nan)
+            raise ConfigError(f"get_stats({key!r}): nothing was stored under {key!r}; call logger.store({key}=value) first"
+                              + (f" (stored: {', '.join(sorted(self.stored))})" if self.stored else ''))
         return mpi_statistics_scalar(self.epoch_dict.get(key, []))
 
 # %% ../../nbs/20g_experiments.logx.ipynb #b7d9a928
