@@ -5,7 +5,7 @@
 
 # %% ../../nbs/23_experiments.test_policy.ipynb #a0a5f2ac
 from __future__ import annotations
-import json, os, pickle
+import json, numbers, os, pickle
 from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
@@ -160,9 +160,10 @@ def _itr(itr)->int|str|None:
     "`itr` as the loaders take it: None (the last model), 'best' (`best/model.pt`) or an epoch."
     if itr in ('last', None, -1, '-1'): return None
     if itr == 'best': return 'best'
-    try: return int(itr)
-    except (TypeError, ValueError):
-        raise ConfigError(f"itr must be 'last', 'best' or an epoch number, got {itr!r}") from None
+    try: n = None if isinstance(itr, (bool, float)) else int(itr)   # 1.5 was epoch 1, -5 the last model
+    except (TypeError, ValueError): n = None
+    if n is None or n < 0: raise ConfigError(f"itr must be 'last' (or -1), 'best' or an epoch number >= 0, got {itr!r}")
+    return n
 
 def load_policy_and_env(fpath, # Output folder of a run (holds config.json and pyt_save/)
                         itr='last', # 'last'/-1: the latest model, 'best': the best test return's, or the epoch of a snapshot
@@ -227,6 +228,13 @@ def run_policy(env, # A gymnasium env (made with render_mode='rgb_array' to reco
               )->tuple:
     ("Play `num_episodes` episodes, printing each one's return and length; returns (returns, lengths, video file or "
      "None).")
+    if env is None:   # Spinning Up's message: the run saved no env
+        raise ConfigError("run_policy: env is None; make the env (gym.make(ENV_ID)) or take the one load_policy_and_env returns")
+    if isinstance(num_episodes, bool) or not isinstance(num_episodes, numbers.Integral) or num_episodes < 1:
+        raise ConfigError(f"run_policy: num_episodes must be an integer >= 1, got {num_episodes!r}")   # 0: a NaN mean
+    if max_ep_len is not None and (isinstance(max_ep_len, bool) or not isinstance(max_ep_len, numbers.Integral)
+                                   or max_ep_len < 0):   # -1 played without a limit
+        raise ConfigError(f"run_policy: max_ep_len must be an integer >= 0 (0 or None: no limit), got {max_ep_len!r}")
     record = render and (video_path is not None or not has_screen() or getattr(env, 'render_mode', None) == 'rgb_array')
     if record and getattr(env, 'render_mode', None) != 'rgb_array':
         print("run_policy: the env was not made with render_mode='rgb_array'; not recording a video."); record = False
