@@ -5,7 +5,7 @@ folders, mean ± std over seeds as in Spinning Up, or the interquartile mean wit
 
 # %% ../../nbs/25_experiments.plot.ipynb #ab09c118
 from __future__ import annotations
-import argparse, io, json, os, os.path as osp, sys
+import argparse, io, json, numbers, os, os.path as osp, sys
 import numpy as np, pandas as pd
 from matplotlib.figure import Figure
 
@@ -186,6 +186,11 @@ def make_plots(
     if estimator not in ('mean', 'max', 'min'):
         raise ValueError(f"estimator must be mean, max or min, got {estimator!r}")
     values = [values] if isinstance(values, str) else list(values)
+    if not values: raise ValueError("values is empty: give the columns to plot (e.g. ['Performance'])")   # matplotlib's error
+    if isinstance(smooth, bool) or not isinstance(smooth, numbers.Integral):   # 'x' failed deep inside, 1.5 was taken
+        raise ValueError(f"smooth must be an integer (a window of epochs; 1 or less: no smoothing), got {smooth!r}")
+    if isinstance(all_logdirs, (str, os.PathLike)): all_logdirs = [all_logdirs]
+    if not all_logdirs: raise ValueError("all_logdirs is empty: give the log folders (or prefixes) to plot")
     data = get_all_datasets(all_logdirs, legend, select, exclude)
     fig = PlotFigure(figsize=(6.4 * len(values), 4.8))
     for ax, value in zip(fig.subplots(1, len(values), squeeze=False)[0], values):
