@@ -323,7 +323,10 @@ class Experiment(ModelFiles, RunFolder):
         ("Train `learner` for `epochs` epochs (the rest of them when resuming), logging Spinning Up's columns; returns"
          " `self`.")
         self.learner,self.models,self.agent,self.epochs = learner,dict(models or {}),agent,epochs
-        self.save_freq,self.num_test_episodes = max(int(save_freq), 1),num_test_episodes
+        # the seed's API: a save_freq of 0 or 'x', num_test_episodes=-1 (no test), epochs=-1 were taken or failed inside
+        check_args(dict(epochs=epochs, save_freq=save_freq, num_test_episodes=num_test_episodes, max_ep_len=max_ep_len),
+                   'exp.fit', api=True)
+        self.save_freq,self.num_test_episodes = save_freq,num_test_episodes
         self.test_env_fn,self.max_ep_len = test_env_fn,max_ep_len
         if self._loggers is None or not any(isinstance(dp, CheckpointHook) for dp in all_dps(learner)):
             raise ValueError("exp.fit needs a learner built with logger_bases=exp.loggers.")
